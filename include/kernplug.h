@@ -1,0 +1,522 @@
+/* kernplug.h — the one public header of kernplug.
+ *
+ * Device side: thread indexing, barriers, fences, atomics, warp intrinsics and shared
+ * memory for functions marked __attribute__((kernel)) / ((device)) / ((vectorize("…"))).
+ * Host side: launch(), memory, backends, errors.
+ *
+ * Every name has a kp_ prefix; the short Numba-like aliases at the end of this file are
+ * defined unless KP_NO_SHORT_NAMES is defined before the include. `kernel`, `device`,
+ * `vectorize`, `shared` and `reduce` are attribute names handled by the plugin and are never
+ * macros.
+ *
+ * The device API is built from a small set of extern primitives (kp_dev_*). The plugin links
+ * their NVPTX definitions (runtime/device/) into the GPU code, where they inline away; the CPU
+ * backend of libkernplug_rt defines the same symbols for the host copy of each kernel. Where a
+ * generic C builtin means the same thing on both targets (most atomics), the header uses it
+ * directly so that both backends share one definition.
+ */
+#ifndef KERNPLUG_H
+#define KERNPLUG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KP_VERSION_MAJOR 0
+#define KP_VERSION_MINOR 1
+#define KP_VERSION_PATCH 0
+
+/* ------------------------------------------------------------------------------------------
+ * Types
+ * ---------------------------------------------------------------------------------------- */
+
+/* CUDA's dim3: what threadIdx, blockIdx, blockDim and gridDim return. */
+typedef struct kp_dim3 {
+  unsigned x, y, z;
+} kp_dim3;
+
+/* grid(2)/gridsize(2) and grid(3)/gridsize(3) results. */
+typedef struct kp_int2 {
+  int x, y;
+} kp_int2;
+typedef struct kp_int3 {
+  int x, y, z;
+} kp_int3;
+
+/* A launch extent as the user wrote it (kept signed so that zero and negative sizes are
+ * reported as such, not wrapped around). */
+typedef struct kp_extent {
+  long long x, y, z;
+} kp_extent;
+
+typedef struct kp_stream_s *kp_stream; /* NULL is the default stream */
+typedef struct kp_event_s *kp_event;
+
+/* ------------------------------------------------------------------------------------------
+ * Device primitives (defined twice: runtime/device for NVPTX, libkernplug_rt for the CPU)
+ * ---------------------------------------------------------------------------------------- */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define KP_PURE_INDEX __attribute__((const, nothrow))
+#define KP_ALWAYS_INLINE __attribute__((always_inline, unused)) static inline
+#else
+#define KP_PURE_INDEX
+#define KP_ALWAYS_INLINE static inline
+#endif
+
+/* Indices are constant for the duration of one thread's run of a kernel. */
+KP_PURE_INDEX unsigned kp_dev_tid_x(void);
+KP_PURE_INDEX unsigned kp_dev_tid_y(void);
+KP_PURE_INDEX unsigned kp_dev_tid_z(void);
+KP_PURE_INDEX unsigned kp_dev_ctaid_x(void);
+KP_PURE_INDEX unsigned kp_dev_ctaid_y(void);
+KP_PURE_INDEX unsigned kp_dev_ctaid_z(void);
+KP_PURE_INDEX unsigned kp_dev_ntid_x(void);
+KP_PURE_INDEX unsigned kp_dev_ntid_y(void);
+KP_PURE_INDEX unsigned kp_dev_ntid_z(void);
+KP_PURE_INDEX unsigned kp_dev_nctaid_x(void);
+KP_PURE_INDEX unsigned kp_dev_nctaid_y(void);
+KP_PURE_INDEX unsigned kp_dev_nctaid_z(void);
+KP_PURE_INDEX unsigned kp_dev_laneid(void);
+
+void kp_dev_syncthreads(void);
+int kp_dev_syncthreads_count(int predicate);
+int kp_dev_syncthreads_and(int predicate);
+int kp_dev_syncthreads_or(int predicate);
+void kp_dev_syncwarp(unsigned mask);
+void kp_dev_threadfence(void);
+void kp_dev_threadfence_block(void);
+void kp_dev_threadfence_system(void);
+
+int kp_dev_shfl_idx(unsigned mask, int value, int src_lane);
+int kp_dev_shfl_up(unsigned mask, int value, unsigned delta);
+int kp_dev_shfl_down(unsigned mask, int value, unsigned delta);
+int kp_dev_shfl_xor(unsigned mask, int value, int lane_mask);
+unsigned kp_dev_ballot(unsigned mask, int predicate);
+int kp_dev_all(unsigned mask, int predicate);
+int kp_dev_any(unsigned mask, int predicate);
+unsigned kp_dev_activemask(void);
+
+unsigned kp_dev_atomic_inc_u32(unsigned *p, unsigned limit);
+unsigned kp_dev_atomic_dec_u32(unsigned *p, unsigned limit);
+
+/* Start of the dynamic shared memory sized by launch(k, blocks, threads, bytes). */
+void *kp_dev_dynamic_shared(void);
+
+/* ------------------------------------------------------------------------------------------
+ * Indexing
+ * ---------------------------------------------------------------------------------------- */
+
+KP_ALWAYS_INLINE kp_dim3 kp_thread_idx(void) {
+  kp_dim3 d = {kp_dev_tid_x(), kp_dev_tid_y(), kp_dev_tid_z()};
+  return d;
+}
+KP_ALWAYS_INLINE kp_dim3 kp_block_idx(void) {
+  kp_dim3 d = {kp_dev_ctaid_x(), kp_dev_ctaid_y(), kp_dev_ctaid_z()};
+  return d;
+}
+KP_ALWAYS_INLINE kp_dim3 kp_block_dim(void) {
+  kp_dim3 d = {kp_dev_ntid_x(), kp_dev_ntid_y(), kp_dev_ntid_z()};
+  return d;
+}
+KP_ALWAYS_INLINE kp_dim3 kp_grid_dim(void) {
+  kp_dim3 d = {kp_dev_nctaid_x(), kp_dev_nctaid_y(), kp_dev_nctaid_z()};
+  return d;
+}
+
+/* Absolute thread index along one axis, as cuda.grid computes it. */
+#define KP_GRID_AXIS(a) ((int)(kp_dev_ctaid_##a() * kp_dev_ntid_##a() + kp_dev_tid_##a()))
+#define KP_GRIDSIZE_AXIS(a) ((int)(kp_dev_nctaid_##a() * kp_dev_ntid_##a()))
+
+KP_ALWAYS_INLINE int kp_grid_1(void) { return KP_GRID_AXIS(x); }
+KP_ALWAYS_INLINE kp_int2 kp_grid_2(void) {
+  kp_int2 r = {KP_GRID_AXIS(x), KP_GRID_AXIS(y)};
+  return r;
+}
+KP_ALWAYS_INLINE kp_int3 kp_grid_3(void) {
+  kp_int3 r = {KP_GRID_AXIS(x), KP_GRID_AXIS(y), KP_GRID_AXIS(z)};
+  return r;
+}
+KP_ALWAYS_INLINE int kp_gridsize_1(void) { return KP_GRIDSIZE_AXIS(x); }
+KP_ALWAYS_INLINE kp_int2 kp_gridsize_2(void) {
+  kp_int2 r = {KP_GRIDSIZE_AXIS(x), KP_GRIDSIZE_AXIS(y)};
+  return r;
+}
+KP_ALWAYS_INLINE kp_int3 kp_gridsize_3(void) {
+  kp_int3 r = {KP_GRIDSIZE_AXIS(x), KP_GRIDSIZE_AXIS(y), KP_GRIDSIZE_AXIS(z)};
+  return r;
+}
+
+/* kp_grid(1) → int, kp_grid(2) → kp_int2, kp_grid(3) → kp_int3; likewise kp_gridsize. */
+#define kp_grid(ndim) kp_grid_##ndim()
+#define kp_gridsize(ndim) kp_gridsize_##ndim()
+#define kp_warpsize 32
+#define kp_laneid() ((int)kp_dev_laneid())
+
+/* ------------------------------------------------------------------------------------------
+ * Barriers and fences
+ * ---------------------------------------------------------------------------------------- */
+
+#define kp_syncthreads() kp_dev_syncthreads()
+#define kp_syncthreads_count(p) kp_dev_syncthreads_count((p) != 0)
+#define kp_syncthreads_and(p) kp_dev_syncthreads_and((p) != 0)
+#define kp_syncthreads_or(p) kp_dev_syncthreads_or((p) != 0)
+#define kp_syncwarp(mask) kp_dev_syncwarp(mask)
+#define kp_threadfence() kp_dev_threadfence()
+#define kp_threadfence_block() kp_dev_threadfence_block()
+#define kp_threadfence_system() kp_dev_threadfence_system()
+
+/* ------------------------------------------------------------------------------------------
+ * Atomics: each returns the value *p held before the operation. Relaxed ordering, as CUDA's.
+ * ---------------------------------------------------------------------------------------- */
+
+/* The integer types atomics accept, with a suffix for the typed function names. */
+#define KP_ATOMIC_INT_TYPES(X)                                                                 \
+  X(i32, int)                                                                                  \
+  X(u32, unsigned)                                                                             \
+  X(il, long)                                                                                  \
+  X(ul, unsigned long)                                                                         \
+  X(i64, long long)                                                                            \
+  X(u64, unsigned long long)
+#define KP_ATOMIC_FLOAT_TYPES(X) X(f32, float) X(f64, double)
+
+#define KP_RELAXED __ATOMIC_RELAXED
+
+/* Operations every integer type has as one read-modify-write instruction. */
+#define KP_DEFINE_INT_ATOMICS(sfx, T)                                                          \
+  KP_ALWAYS_INLINE T kp_atomic_add_##sfx(T *p, T v) { return __atomic_fetch_add(p, v, KP_RELAXED); } \
+  KP_ALWAYS_INLINE T kp_atomic_sub_##sfx(T *p, T v) { return __atomic_fetch_sub(p, v, KP_RELAXED); } \
+  KP_ALWAYS_INLINE T kp_atomic_and_##sfx(T *p, T v) { return __atomic_fetch_and(p, v, KP_RELAXED); } \
+  KP_ALWAYS_INLINE T kp_atomic_or_##sfx(T *p, T v) { return __atomic_fetch_or(p, v, KP_RELAXED); }   \
+  KP_ALWAYS_INLINE T kp_atomic_xor_##sfx(T *p, T v) { return __atomic_fetch_xor(p, v, KP_RELAXED); } \
+  KP_ALWAYS_INLINE T kp_atomic_exch_##sfx(T *p, T v) {                                         \
+    return __atomic_exchange_n(p, v, KP_RELAXED);                                              \
+  }                                                                                            \
+  KP_ALWAYS_INLINE T kp_atomic_cas_##sfx(T *p, T expected, T desired) {                        \
+    __atomic_compare_exchange_n(p, &expected, desired, 0, KP_RELAXED, KP_RELAXED);             \
+    return expected;                                                                           \
+  }                                                                                            \
+  KP_ALWAYS_INLINE T kp_atomic_max_##sfx(T *p, T v) { return kp_atomic_max_int_##sfx(p, v); }   \
+  KP_ALWAYS_INLINE T kp_atomic_min_##sfx(T *p, T v) { return kp_atomic_min_int_##sfx(p, v); }
+
+/* Integer max/min: one atomicrmw instruction under clang, a compare-and-swap loop elsewhere. */
+#if defined(__clang__)
+#define KP_DEFINE_INT_MINMAX(sfx, T)                                                           \
+  KP_ALWAYS_INLINE T kp_atomic_max_int_##sfx(T *p, T v) {                                      \
+    return __atomic_fetch_max(p, v, KP_RELAXED);                                               \
+  }                                                                                            \
+  KP_ALWAYS_INLINE T kp_atomic_min_int_##sfx(T *p, T v) {                                      \
+    return __atomic_fetch_min(p, v, KP_RELAXED);                                               \
+  }
+#else
+#define KP_DEFINE_INT_MINMAX(sfx, T)                                                           \
+  KP_ALWAYS_INLINE T kp_atomic_max_int_##sfx(T *p, T v) {                                      \
+    T old = __atomic_load_n(p, KP_RELAXED);                                                    \
+    while (old < v && !__atomic_compare_exchange_n(p, &old, v, 1, KP_RELAXED, KP_RELAXED)) {   \
+    }                                                                                          \
+    return old;                                                                                \
+  }                                                                                            \
+  KP_ALWAYS_INLINE T kp_atomic_min_int_##sfx(T *p, T v) {                                      \
+    T old = __atomic_load_n(p, KP_RELAXED);                                                    \
+    while (old > v && !__atomic_compare_exchange_n(p, &old, v, 1, KP_RELAXED, KP_RELAXED)) {   \
+    }                                                                                          \
+    return old;                                                                                \
+  }
+#endif
+
+KP_ATOMIC_INT_TYPES(KP_DEFINE_INT_MINMAX)
+KP_ATOMIC_INT_TYPES(KP_DEFINE_INT_ATOMICS)
+
+/* Floating point: add/sub are native on the GPU (atom.add.f32/f64); everything else is a
+ * compare-and-swap loop, as numba-cuda does it. max/min propagate NaN (numpy.maximum);
+ * nanmax/nanmin ignore a NaN operand (numpy.fmax). */
+#define KP_FLOAT_CAS_LOOP(T, p, v, newexpr)                                                    \
+  T old, next;                                                                                 \
+  __atomic_load(p, &old, KP_RELAXED);                                                          \
+  do {                                                                                         \
+    next = (newexpr);                                                                          \
+  } while (!__atomic_compare_exchange(p, &old, &next, 1, KP_RELAXED, KP_RELAXED));             \
+  return old
+
+#if defined(__clang__)
+#define KP_FLOAT_ADD(T, p, v) return __atomic_fetch_add(p, v, KP_RELAXED)
+#else
+#define KP_FLOAT_ADD(T, p, v) KP_FLOAT_CAS_LOOP(T, p, v, old + v)
+#endif
+
+#define KP_DEFINE_FLOAT_ATOMICS(sfx, T)                                                        \
+  KP_ALWAYS_INLINE T kp_atomic_add_##sfx(T *p, T v) { KP_FLOAT_ADD(T, p, v); }                 \
+  KP_ALWAYS_INLINE T kp_atomic_sub_##sfx(T *p, T v) { KP_FLOAT_ADD(T, p, -v); }                \
+  KP_ALWAYS_INLINE T kp_atomic_max_##sfx(T *p, T v) {                                          \
+    KP_FLOAT_CAS_LOOP(T, p, v, (old != old || v != v) ? old + v : (old < v ? v : old));        \
+  }                                                                                            \
+  KP_ALWAYS_INLINE T kp_atomic_min_##sfx(T *p, T v) {                                          \
+    KP_FLOAT_CAS_LOOP(T, p, v, (old != old || v != v) ? old + v : (old > v ? v : old));        \
+  }                                                                                            \
+  KP_ALWAYS_INLINE T kp_atomic_nanmax_##sfx(T *p, T v) {                                       \
+    KP_FLOAT_CAS_LOOP(T, p, v, old != old ? v : (v != v ? old : (old < v ? v : old)));         \
+  }                                                                                            \
+  KP_ALWAYS_INLINE T kp_atomic_nanmin_##sfx(T *p, T v) {                                       \
+    KP_FLOAT_CAS_LOOP(T, p, v, old != old ? v : (v != v ? old : (old > v ? v : old)));         \
+  }                                                                                            \
+  KP_ALWAYS_INLINE T kp_atomic_exch_##sfx(T *p, T v) {                                         \
+    T old;                                                                                     \
+    __atomic_exchange(p, &v, &old, KP_RELAXED);                                                \
+    return old;                                                                                \
+  }                                                                                            \
+  KP_ALWAYS_INLINE T kp_atomic_cas_##sfx(T *p, T expected, T desired) {                        \
+    __atomic_compare_exchange(p, &expected, &desired, 0, KP_RELAXED, KP_RELAXED);              \
+    return expected;                                                                           \
+  }
+
+KP_ATOMIC_FLOAT_TYPES(KP_DEFINE_FLOAT_ATOMICS)
+
+/* inc/dec with CUDA's wrap-around: inc stores (old >= limit) ? 0 : old + 1;
+ * dec stores (old == 0 || old > limit) ? limit : old - 1. */
+KP_ALWAYS_INLINE unsigned kp_atomic_inc_u32(unsigned *p, unsigned limit) {
+  return kp_dev_atomic_inc_u32(p, limit);
+}
+KP_ALWAYS_INLINE unsigned kp_atomic_dec_u32(unsigned *p, unsigned limit) {
+  return kp_dev_atomic_dec_u32(p, limit);
+}
+#define KP_DEFINE_INCDEC_CAS(sfx, T)                                                           \
+  KP_ALWAYS_INLINE T kp_atomic_inc_##sfx(T *p, T limit) {                                      \
+    KP_FLOAT_CAS_LOOP(T, p, limit, old >= limit ? 0 : old + 1);                                \
+  }                                                                                            \
+  KP_ALWAYS_INLINE T kp_atomic_dec_##sfx(T *p, T limit) {                                      \
+    KP_FLOAT_CAS_LOOP(T, p, limit, (old == 0 || old > limit) ? limit : old - 1);               \
+  }
+KP_DEFINE_INCDEC_CAS(ul, unsigned long)
+KP_DEFINE_INCDEC_CAS(u64, unsigned long long)
+
+/* Type-generic front ends: the pointer's element type picks the function. */
+#define KP_ATOMIC_ALL(op, p)                                                                   \
+  _Generic((p), int *: kp_atomic_##op##_i32, unsigned *: kp_atomic_##op##_u32,                 \
+           long *: kp_atomic_##op##_il, unsigned long *: kp_atomic_##op##_ul,                  \
+           long long *: kp_atomic_##op##_i64, unsigned long long *: kp_atomic_##op##_u64,      \
+           float *: kp_atomic_##op##_f32, double *: kp_atomic_##op##_f64)
+#define KP_ATOMIC_INTS(op, p)                                                                  \
+  _Generic((p), int *: kp_atomic_##op##_i32, unsigned *: kp_atomic_##op##_u32,                 \
+           long *: kp_atomic_##op##_il, unsigned long *: kp_atomic_##op##_ul,                  \
+           long long *: kp_atomic_##op##_i64, unsigned long long *: kp_atomic_##op##_u64)
+#define KP_ATOMIC_FLOATS(op, p) _Generic((p), float *: kp_atomic_##op##_f32, double *: kp_atomic_##op##_f64)
+#define KP_ATOMIC_UNSIGNED(op, p)                                                              \
+  _Generic((p), unsigned *: kp_atomic_##op##_u32, unsigned long *: kp_atomic_##op##_ul,        \
+           unsigned long long *: kp_atomic_##op##_u64)
+
+#define kp_atomic_add(p, v) KP_ATOMIC_ALL(add, p)((p), (v))
+#define kp_atomic_sub(p, v) KP_ATOMIC_ALL(sub, p)((p), (v))
+#define kp_atomic_max(p, v) KP_ATOMIC_ALL(max, p)((p), (v))
+#define kp_atomic_min(p, v) KP_ATOMIC_ALL(min, p)((p), (v))
+#define kp_atomic_exch(p, v) KP_ATOMIC_ALL(exch, p)((p), (v))
+#define kp_atomic_cas(p, expected, desired) KP_ATOMIC_ALL(cas, p)((p), (expected), (desired))
+#define kp_atomic_nanmax(p, v) KP_ATOMIC_FLOATS(nanmax, p)((p), (v))
+#define kp_atomic_nanmin(p, v) KP_ATOMIC_FLOATS(nanmin, p)((p), (v))
+#define kp_atomic_and(p, v) KP_ATOMIC_INTS(and, p)((p), (v))
+#define kp_atomic_or(p, v) KP_ATOMIC_INTS(or, p)((p), (v))
+#define kp_atomic_xor(p, v) KP_ATOMIC_INTS(xor, p)((p), (v))
+#define kp_atomic_inc(p, limit) KP_ATOMIC_UNSIGNED(inc, p)((p), (limit))
+#define kp_atomic_dec(p, limit) KP_ATOMIC_UNSIGNED(dec, p)((p), (limit))
+
+/* ------------------------------------------------------------------------------------------
+ * Warp intrinsics (32 lanes). 64-bit values move as two 32-bit halves.
+ * ---------------------------------------------------------------------------------------- */
+
+#define KP_DEFINE_SHFL32(kind, T, L)                                                           \
+  KP_ALWAYS_INLINE T kp_shfl_##kind##_##T##_(unsigned mask, T v, L lane) {                     \
+    union { T v; int i; } u = {v};                                                             \
+    u.i = kp_dev_shfl_##kind(mask, u.i, lane);                                                 \
+    return u.v;                                                                                \
+  }
+#define KP_DEFINE_SHFL64(kind, T, N, L)                                                        \
+  KP_ALWAYS_INLINE T kp_shfl_##kind##_##N##_(unsigned mask, T v, L lane) {                     \
+    union { T v; int i[2]; } u = {v};                                                          \
+    u.i[0] = kp_dev_shfl_##kind(mask, u.i[0], lane);                                           \
+    u.i[1] = kp_dev_shfl_##kind(mask, u.i[1], lane);                                           \
+    return u.v;                                                                                \
+  }
+typedef unsigned kp_uint_;
+typedef long long kp_llong_;
+typedef unsigned long long kp_ullong_;
+typedef unsigned long kp_ulong_;
+#define KP_DEFINE_SHFL_KIND(kind, L)                                                           \
+  KP_DEFINE_SHFL32(kind, int, L)                                                               \
+  KP_DEFINE_SHFL32(kind, kp_uint_, L)                                                          \
+  KP_DEFINE_SHFL32(kind, float, L)                                                             \
+  KP_DEFINE_SHFL64(kind, long, long, L)                                                        \
+  KP_DEFINE_SHFL64(kind, kp_ulong_, ulong, L)                                                  \
+  KP_DEFINE_SHFL64(kind, kp_llong_, llong, L)                                                  \
+  KP_DEFINE_SHFL64(kind, kp_ullong_, ullong, L)                                                \
+  KP_DEFINE_SHFL64(kind, double, double, L)
+KP_DEFINE_SHFL_KIND(idx, int)
+KP_DEFINE_SHFL_KIND(up, unsigned)
+KP_DEFINE_SHFL_KIND(down, unsigned)
+KP_DEFINE_SHFL_KIND(xor, int)
+
+#define KP_SHFL(kind, v)                                                                       \
+  _Generic((v), int: kp_shfl_##kind##_int_, unsigned: kp_shfl_##kind##_kp_uint__,              \
+           float: kp_shfl_##kind##_float_, long: kp_shfl_##kind##_long_,                       \
+           unsigned long: kp_shfl_##kind##_ulong_, long long: kp_shfl_##kind##_llong_,         \
+           unsigned long long: kp_shfl_##kind##_ullong_, double: kp_shfl_##kind##_double_)
+
+#define kp_shfl_sync(mask, v, src_lane) KP_SHFL(idx, v)((mask), (v), (src_lane))
+#define kp_shfl_up_sync(mask, v, delta) KP_SHFL(up, v)((mask), (v), (delta))
+#define kp_shfl_down_sync(mask, v, delta) KP_SHFL(down, v)((mask), (v), (delta))
+#define kp_shfl_xor_sync(mask, v, lane_mask) KP_SHFL(xor, v)((mask), (v), (lane_mask))
+#define kp_ballot_sync(mask, p) kp_dev_ballot((mask), (p) != 0)
+#define kp_all_sync(mask, p) kp_dev_all((mask), (p) != 0)
+#define kp_any_sync(mask, p) kp_dev_any((mask), (p) != 0)
+#define kp_activemask() kp_dev_activemask()
+
+/* Dynamic shared memory: launch(k, blocks, threads, bytes) sizes it. */
+#define kp_dynamic_shared(T) ((T *)kp_dev_dynamic_shared())
+
+/* ------------------------------------------------------------------------------------------
+ * Host side: launching
+ * ---------------------------------------------------------------------------------------- */
+
+KP_ALWAYS_INLINE kp_dim3 kp_dim3_make(unsigned x, unsigned y, unsigned z) {
+  kp_dim3 d = {x, y, z};
+  return d;
+}
+#define KP_DIM3_PICK(_1, _2, _3, NAME, ...) NAME
+#define KP_DIM3_1(x) kp_dim3_make((x), 1, 1)
+#define KP_DIM3_2(x, y) kp_dim3_make((x), (y), 1)
+#define KP_DIM3_3(x, y, z) kp_dim3_make((x), (y), (z))
+#define kp_dim3(...) KP_DIM3_PICK(__VA_ARGS__, KP_DIM3_3, KP_DIM3_2, KP_DIM3_1, )(__VA_ARGS__)
+
+KP_ALWAYS_INLINE kp_extent kp_extent_from_dim3(kp_dim3 d) {
+  kp_extent e = {d.x, d.y, d.z};
+  return e;
+}
+KP_ALWAYS_INLINE kp_extent kp_extent_from_int(long long n) {
+  kp_extent e = {n, 1, 1};
+  return e;
+}
+/* An int (any integer type) or a kp_dim3 as a launch extent. */
+#define KP_EXTENT(v) _Generic((v), kp_dim3: kp_extent_from_dim3, default: kp_extent_from_int)(v)
+
+/* Records the configuration of the next call of `kernel` on this host thread; the kernel's
+ * host stub (generated by the plugin) takes it and launches. */
+void kp_configure_launch(const void *kernel, const char *kernel_expr, kp_extent blocks,
+                         kp_extent threads, size_t shared_bytes, kp_stream stream);
+
+#define KP_LAUNCH_PICK(_1, _2, _3, _4, _5, NAME, ...) NAME
+#define KP_LAUNCH_3(k, b, t) KP_LAUNCH_5(k, b, t, 0, (kp_stream)0)
+#define KP_LAUNCH_4(k, b, t, s) KP_LAUNCH_5(k, b, t, s, (kp_stream)0)
+#define KP_LAUNCH_5(k, b, t, s, st)                                                            \
+  ((void)kp_configure_launch((const void *)(k), #k, KP_EXTENT(b), KP_EXTENT(t), (size_t)(s),   \
+                             (st)),                                                            \
+   (k))
+/* kp_launch(k, blocks, threads[, shared_bytes[, stream]])(args...) */
+#define kp_launch(...)                                                                         \
+  KP_LAUNCH_PICK(__VA_ARGS__, KP_LAUNCH_5, KP_LAUNCH_4, KP_LAUNCH_3, , )(__VA_ARGS__)
+
+/* ------------------------------------------------------------------------------------------
+ * Host side: memory (element counts in the macros, bytes in the functions)
+ * ---------------------------------------------------------------------------------------- */
+
+void *kp_to_device_bytes(const void *host, size_t bytes);
+void *kp_device_alloc_bytes(size_t bytes);
+void *kp_device_alloc_like(const void *device_ptr);
+void kp_copy_to_host_bytes(void *host, const void *device_ptr, size_t bytes);
+void kp_copy_to_device_bytes(void *device_ptr, const void *host, size_t bytes);
+void kp_free(void *device_ptr);
+/* Bytes of the allocation that starts at device_ptr (0 if the runtime does not know it). */
+size_t kp_alloc_size(const void *device_ptr);
+
+#define kp_to_device(host, n) kp_to_device_bytes((host), (size_t)(n) * sizeof *(host))
+#define kp_device_array(T, n) ((T *)kp_device_alloc_bytes((size_t)(n) * sizeof(T)))
+#define kp_device_array_like(d) ((__typeof__(d))kp_device_alloc_like(d))
+#define kp_copy_to_host(host, d, n) kp_copy_to_host_bytes((host), (d), (size_t)(n) * sizeof *(host))
+#define kp_copy_to_device(d, host, n)                                                          \
+  kp_copy_to_device_bytes((d), (host), (size_t)(n) * sizeof *(host))
+
+/* ------------------------------------------------------------------------------------------
+ * Host side: runtime, devices, errors
+ * ---------------------------------------------------------------------------------------- */
+
+typedef enum kp_error {
+  KP_SUCCESS = 0,
+  KP_ERROR_INVALID_VALUE,    /* bad argument: size, pointer, configuration */
+  KP_ERROR_NO_LAUNCH_CONFIG, /* a kernel called without launch(...) */
+  KP_ERROR_LAUNCH,           /* the launch failed (limits, resources) */
+  KP_ERROR_NO_DEVICE,        /* KP_BACKEND=cuda without a usable GPU */
+  KP_ERROR_OUT_OF_MEMORY,
+  KP_ERROR_CUDA,             /* any other CUDA driver error; the message names it */
+  KP_ERROR_UNSUPPORTED,      /* the backend cannot run this kernel */
+  KP_ERROR_INTERNAL
+} kp_error;
+
+/* What happens on an error: print the message and abort (the default, also selected by
+ * KP_ERRORS=abort), or record it for kp_last_error() and return (KP_ERRORS=return). */
+typedef enum kp_error_mode { KP_ERRORS_ABORT = 0, KP_ERRORS_RETURN = 1 } kp_error_mode;
+void kp_set_error_mode(kp_error_mode mode);
+/* The last error on this host thread, then cleared. */
+kp_error kp_last_error(void);
+/* The message of the last error on this host thread ("" if none); not cleared. */
+const char *kp_last_error_message(void);
+
+const char *kp_backend_name(void); /* "cuda" or "cpu" */
+void kp_detect(void);              /* prints the devices, like numba.cuda.detect() */
+int kp_device_count(void);
+void kp_synchronize(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ------------------------------------------------------------------------------------------
+ * Short, Numba-like names
+ * ---------------------------------------------------------------------------------------- */
+#ifndef KP_NO_SHORT_NAMES
+#define grid(ndim) kp_grid(ndim)
+#define gridsize(ndim) kp_gridsize(ndim)
+#define threadIdx kp_thread_idx()
+#define blockIdx kp_block_idx()
+#define blockDim kp_block_dim()
+#define gridDim kp_grid_dim()
+#define laneid() kp_laneid()
+#define warpsize kp_warpsize
+#define syncthreads() kp_syncthreads()
+#define syncthreads_count(p) kp_syncthreads_count(p)
+#define syncthreads_and(p) kp_syncthreads_and(p)
+#define syncthreads_or(p) kp_syncthreads_or(p)
+#define syncwarp(mask) kp_syncwarp(mask)
+#define threadfence() kp_threadfence()
+#define threadfence_block() kp_threadfence_block()
+#define threadfence_system() kp_threadfence_system()
+#define atomic_add(p, v) kp_atomic_add(p, v)
+#define atomic_sub(p, v) kp_atomic_sub(p, v)
+#define atomic_max(p, v) kp_atomic_max(p, v)
+#define atomic_min(p, v) kp_atomic_min(p, v)
+#define atomic_nanmax(p, v) kp_atomic_nanmax(p, v)
+#define atomic_nanmin(p, v) kp_atomic_nanmin(p, v)
+#define atomic_and(p, v) kp_atomic_and(p, v)
+#define atomic_or(p, v) kp_atomic_or(p, v)
+#define atomic_xor(p, v) kp_atomic_xor(p, v)
+#define atomic_exch(p, v) kp_atomic_exch(p, v)
+#define atomic_inc(p, limit) kp_atomic_inc(p, limit)
+#define atomic_dec(p, limit) kp_atomic_dec(p, limit)
+#define atomic_cas(p, expected, desired) kp_atomic_cas(p, expected, desired)
+#define shfl_sync(mask, v, src_lane) kp_shfl_sync(mask, v, src_lane)
+#define shfl_up_sync(mask, v, delta) kp_shfl_up_sync(mask, v, delta)
+#define shfl_down_sync(mask, v, delta) kp_shfl_down_sync(mask, v, delta)
+#define shfl_xor_sync(mask, v, lane_mask) kp_shfl_xor_sync(mask, v, lane_mask)
+#define ballot_sync(mask, p) kp_ballot_sync(mask, p)
+#define all_sync(mask, p) kp_all_sync(mask, p)
+#define any_sync(mask, p) kp_any_sync(mask, p)
+#define activemask() kp_activemask()
+#define dim3(...) kp_dim3(__VA_ARGS__)
+#define launch(...) kp_launch(__VA_ARGS__)
+#define to_device(host, n) kp_to_device(host, n)
+#define device_array(T, n) kp_device_array(T, n)
+#define device_array_like(d) kp_device_array_like(d)
+#define copy_to_host(host, d, n) kp_copy_to_host(host, d, n)
+#define copy_to_device(d, host, n) kp_copy_to_device(d, host, n)
+#endif
+
+#endif /* KERNPLUG_H */

@@ -1,0 +1,107 @@
+/* kp_abi.h — the private interface between the kernplug plugin and libkernplug_rt.
+ *
+ * The plugin emits, per translation unit, one kp_module_desc with its kernel and image
+ * tables as IR globals laid out exactly as these structs, and a global constructor that calls
+ * __kp_register_module(). Each kernel's host stub fills `void *args[]` (one pointer per
+ * IR-level argument; a byval argument passes its own pointer) and calls __kp_launch().
+ *
+ * The tables are writable: the runtime keeps its per-module and per-kernel state in the
+ * `runtime_data` slots, so the launch path needs no lookup and no allocation.
+ *
+ * Bump KP_ABI_VERSION whenever a layout or a meaning here changes; the runtime refuses a
+ * module built for another version with a message that names the object's source file.
+ * Every field is a pointer or a 64-bit integer so that the layout has no padding to get wrong.
+ */
+#ifndef KP_ABI_H
+#define KP_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KP_ABI_VERSION 1
+
+/* kp_param_desc.kind */
+enum {
+  KP_PARAM_VALUE = 0,   /* a scalar (or a piece of a struct the host ABI split), by value */
+  KP_PARAM_POINTER = 1, /* a pointer parameter: may need a transfer */
+  KP_PARAM_BYVAL = 2    /* a struct passed in memory: args[i] points at its bytes */
+};
+
+/* kp_param_desc.flags */
+enum {
+  KP_PARAM_CONST = 1u << 0 /* pointer to const: the kernel never writes through it */
+};
+
+typedef struct kp_param_desc {
+  const char *name;   /* the C parameter name ("x", or "s.1" for the second piece of s) */
+  uint64_t kind;      /* KP_PARAM_* */
+  uint64_t flags;     /* KP_PARAM_CONST … */
+  uint64_t size;      /* bytes of the IR-level argument (of the struct for BYVAL) */
+  uint64_t elem_size; /* POINTER: bytes of the pointee type (0 if void or incomplete) */
+} kp_param_desc;
+
+/* kp_kernel_desc.flags */
+enum {
+  KP_KERNEL_USES_BARRIER = 1u << 0, /* calls syncthreads* (transitively) */
+  KP_KERNEL_USES_WARP = 1u << 1,    /* calls shfl/ballot/vote/syncwarp (transitively) */
+  KP_KERNEL_VECTORIZE = 1u << 2,    /* element-wise kernel generated from a vectorize function */
+  KP_KERNEL_USES_DYNAMIC_SHARED = 1u << 3
+};
+
+typedef struct kp_module_desc kp_module_desc;
+
+/* CPU entry: runs the kernel body once for the calling worker's current thread indices. */
+typedef void (*kp_cpu_entry_fn)(void **args);
+
+typedef struct kp_kernel_desc {
+  const char *name;           /* C name; also the PTX .entry name */
+  const void *host_fn;        /* the stub users call; for VECTORIZE the scalar function */
+  kp_cpu_entry_fn cpu_entry;  /* host copy of the body behind a void** trampoline */
+  kp_module_desc *module;     /* the module this kernel belongs to */
+  uint64_t flags;             /* KP_KERNEL_* */
+  uint64_t num_params;        /* IR-level parameters */
+  const kp_param_desc *params;
+  const char *signature;      /* VECTORIZE: the signature, e.g. "f32(f32,f32)"; else NULL */
+  uint64_t shared_bytes;      /* bytes of static `shared` arrays the kernel reaches */
+  const char *file;           /* where the kernel is defined, for messages */
+  uint64_t line;
+  void *runtime_data;         /* owned by the runtime (cached CUfunction, …) */
+} kp_kernel_desc;
+
+/* kp_image_desc.kind */
+enum {
+  KP_IMAGE_PTX = 0,  /* NUL-terminated PTX text; size counts the NUL */
+  KP_IMAGE_CUBIN = 1 /* ELF from ptxas */
+};
+
+typedef struct kp_image_desc {
+  uint64_t kind;     /* KP_IMAGE_* */
+  uint64_t sm;       /* the arch as a number: 75 for sm_75, 90 for sm_90 */
+  const void *data;
+  uint64_t size;
+} kp_image_desc;
+
+struct kp_module_desc {
+  uint64_t abi_version; /* KP_ABI_VERSION */
+  const char *source;   /* the translation unit's main file */
+  uint64_t num_kernels;
+  kp_kernel_desc *kernels;
+  uint64_t num_images;  /* the PTX first, then one cubin per arch */
+  const kp_image_desc *images;
+  void *runtime_data;   /* owned by the runtime (the loaded CUmodule, …) */
+};
+
+/* Called from the module's global constructor. */
+void __kp_register_module(kp_module_desc *module);
+
+/* Called by a kernel's host stub with the configuration pushed by launch(). */
+void __kp_launch(kp_kernel_desc *kernel, void **args);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KP_ABI_H */
