@@ -1,0 +1,84 @@
+# kpcc, the compiler driver: generated from kpcc.in twice, once for the build tree
+# (build/bin/kpcc, finding the plugin in build/lib and the header in the source tree) and once
+# for installation (<prefix>/bin/kpcc, finding <prefix>/lib and <prefix>/include). Both find
+# their paths relative to their own location, so a relocated prefix keeps working.
+#
+# Included from plugin/CMakeLists.txt. Needs nothing from the plugin target itself: the plugin
+# file name is fixed by the top-level KP_PLUGIN_PATH.
+include_guard(GLOBAL)
+
+get_filename_component(KPCC_PLUGIN_NAME "${KP_PLUGIN_PATH}" NAME)
+get_filename_component(KPCC_DEVICE_BC_NAME "${KP_DEVICE_BC}" NAME)
+set(KPCC_CUDA_ROOT "")
+if(CUDAToolkit_FOUND)
+  get_filename_component(KPCC_CUDA_ROOT "${CUDAToolkit_BIN_DIR}" DIRECTORY)
+endif()
+
+# kpcc_generate(<output> <layout> <bindir> <libdir> <includedir>): directories absolute.
+function(kpcc_generate output layout bindir libdir includedir)
+  set(KPCC_LAYOUT ${layout})
+  file(RELATIVE_PATH KPCC_REL_LIBDIR "${bindir}" "${libdir}")
+  file(RELATIVE_PATH KPCC_REL_INCLUDEDIR "${bindir}" "${includedir}")
+  foreach(var KPCC_REL_LIBDIR KPCC_REL_INCLUDEDIR)
+    if("${${var}}" STREQUAL "")
+      set(${var} .)
+    endif()
+  endforeach()
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/kpcc.in ${output} @ONLY
+                 FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+                                  GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+endfunction()
+
+# Build tree.
+set(KPCC_BUILD_TREE ${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/kpcc)
+kpcc_generate(${KPCC_BUILD_TREE} build-tree ${CMAKE_RUNTIME_OUTPUT_DIRECTORY}
+              ${CMAKE_LIBRARY_OUTPUT_DIRECTORY} ${PROJECT_SOURCE_DIR}/include)
+
+# Installed: the GNUInstallDirs directories, relative to a prefix that only has to exist
+# at install time. Absolute CMAKE_INSTALL_<dir> values (e.g. /usr/lib) are used as they are.
+set(kpcc_fake_prefix /kpcc-prefix)
+foreach(dir BINDIR LIBDIR INCLUDEDIR)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")
+    set(kpcc_${dir} "${CMAKE_INSTALL_${dir}}")
+  else()
+    set(kpcc_${dir} "${kpcc_fake_prefix}/${CMAKE_INSTALL_${dir}}")
+  endif()
+endforeach()
+set(KPCC_INSTALLED ${CMAKE_CURRENT_BINARY_DIR}/kpcc.installed)
+kpcc_generate(${KPCC_INSTALLED} installed ${kpcc_BINDIR} ${kpcc_LIBDIR} ${kpcc_INCLUDEDIR})
+install(PROGRAMS ${KPCC_INSTALLED} DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME kpcc)
+
+# Tests (label compile): --version and --help say what kpcc uses, --show adds the runtime
+# only when linking, and the installed kpcc finds the installed files.
+if(BUILD_TESTING)
+  set(kpcc_expect sh ${PROJECT_SOURCE_DIR}/scripts/expect-output.sh)
+  add_test(NAME kpcc.version COMMAND ${kpcc_expect}
+    "^kpcc \\(kernplug\\) ${PROJECT_VERSION}$"
+    "^clang: +.*clang.*version ${LLVM_VERSION_MAJOR}\\."
+    "^plugin: +${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/${KPCC_PLUGIN_NAME}"
+    "^include: +${PROJECT_SOURCE_DIR}/include/kernplug.h$"
+    "^device bc: +${KP_DEVICE_BC}"
+    "^CUDA: " "^libdevice: " "^ptxas: "
+    -- ${KPCC_BUILD_TREE} --version)
+  add_test(NAME kpcc.help COMMAND ${kpcc_expect}
+    "^Usage: kpcc "
+    "-fplugin=${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/${KPCC_PLUGIN_NAME}"
+    "-lkernplug_rt"
+    "-fplugin-arg-kernplug-<name>=<value>"
+    "arch=sm_75,sm_90" "save-temps" "verbose" "device-opt=0\\.\\.3" "libdevice=<path>"
+    -- ${KPCC_BUILD_TREE} --help)
+  add_test(NAME kpcc.show_compile COMMAND ${kpcc_expect}
+    "-fplugin=.*${KPCC_PLUGIN_NAME} -I.*/include -O2 -c a b\\.c -o a b\\.o$"
+    "!-lkernplug_rt"
+    -- ${KPCC_BUILD_TREE} --show -O2 -c "a b.c" -o "a b.o")
+  add_test(NAME kpcc.show_link COMMAND ${kpcc_expect}
+    " app\\.o -o app -lm -L${CMAKE_LIBRARY_OUTPUT_DIRECTORY} -lkernplug_rt -Wl,-rpath,${CMAKE_LIBRARY_OUTPUT_DIRECTORY}$"
+    -- ${KPCC_BUILD_TREE} app.o -o app -lm --show)
+  add_test(NAME kpcc.installed
+    COMMAND sh ${PROJECT_SOURCE_DIR}/scripts/check-kpcc-install.sh
+            ${PROJECT_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR}/kpcc-install-test)
+  set_tests_properties(kpcc.version kpcc.help kpcc.show_compile kpcc.show_link kpcc.installed
+                       PROPERTIES LABELS compile)
+  # The install test builds nothing but installs the whole project: keep it alone.
+  set_tests_properties(kpcc.installed PROPERTIES RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
+endif()
