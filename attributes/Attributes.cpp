@@ -1,0 +1,295 @@
+//===- Attributes.cpp - kernplug attribute registration --------*- C++ -*-===//
+#include "Attributes.h"
+
+#include "Signature.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/Basic/ParsedAttrInfo.h"
+#include "clang/Basic/TargetInfo.h"
+#include "clang/Sema/ParsedAttr.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace kernplug {
+
+const AnnotateAttr *findAnnotation(const Decl *D, const char *Name) {
+  for (const auto *A : D->specific_attrs<AnnotateAttr>())
+    if (A->getAnnotation() == Name)
+      return A;
+  return nullptr;
+}
+
+std::string nameOf(const NamedDecl *D) { return D ? D->getNameAsString() : "<unnamed>"; }
+std::string nameOf(const IdentifierInfo *II) { return II ? II->getName().str() : "<unnamed>"; }
+
+bool isKernel(const FunctionDecl *FD) { return findAnnotation(FD, AnnotKernel); }
+bool isVectorize(const FunctionDecl *FD) { return findAnnotation(FD, AnnotVectorize); }
+bool isReduce(const FunctionDecl *FD) { return findAnnotation(FD, AnnotReduce); }
+bool isMarkedDevice(const FunctionDecl *FD) {
+  return FD->hasAttr<CUDADeviceAttr>() || isKernel(FD) || isVectorize(FD) || isReduce(FD);
+}
+
+namespace {
+
+template <unsigned N>
+Sema::SemaDiagnosticBuilder error(Sema &S, SourceLocation Loc, const char (&Fmt)[N]) {
+  return S.Diag(Loc, S.getDiagnostics().getCustomDiagID(DiagnosticsEngine::Error, Fmt));
+}
+
+void annotate(Sema &S, Decl *D, const ParsedAttr &AL, const char *Name) {
+  D->addAttr(AnnotateAttr::CreateImplicit(S.Context, Name, nullptr, 0, AL.getRange()));
+}
+
+/// The checks every function-level kernplug attribute shares.
+const FunctionDecl *expectFunction(Sema &S, const Decl *D, const ParsedAttr &AL) {
+  const auto *FD = dyn_cast<FunctionDecl>(D);
+  if (!FD)
+    error(S, AL.getLoc(), "'%0' attribute only applies to functions") << nameOf(AL.getAttrName());
+  return FD;
+}
+
+/// `kernel` and `vectorize`/`reduce` describe incompatible things.
+bool checkExclusive(Sema &S, const FunctionDecl *FD, const ParsedAttr &AL,
+                    const char *Other, const char *OtherName) {
+  if (!findAnnotation(FD, Other))
+    return true;
+  error(S, AL.getLoc(), "'%0' and '%1' cannot be combined on '%2'")
+      << nameOf(AL.getAttrName()) << OtherName << nameOf(FD);
+  return false;
+}
+
+AttributeCommonInfo::Kind kindOf(const ParsedAttrInfo *I) {
+  return static_cast<AttributeCommonInfo::Kind>(I->AttrKind);
+}
+
+/// Stands in for one of clang's own attribute table entries: behaves like
+/// the original in CUDA/RenderScript mode and accepts the spelling in C.
+class CSpellingOverride : public ParsedAttrInfo {
+public:
+  explicit CSpellingOverride(const ParsedAttrInfo &Orig)
+      : ParsedAttrInfo(kindOf(&Orig)), Orig(Orig) {
+    NumArgs = Orig.NumArgs;
+    OptArgs = Orig.OptArgs;
+    NumArgMembers = Orig.NumArgMembers;
+    HasCustomParsing = Orig.HasCustomParsing;
+    AcceptsExprPack = Orig.AcceptsExprPack;
+    IsTargetSpecific = Orig.IsTargetSpecific;
+    IsType = Orig.IsType;
+    IsStmt = Orig.IsStmt;
+    IsKnownToGCC = Orig.IsKnownToGCC;
+    IsSupportedByPragmaAttribute = Orig.IsSupportedByPragmaAttribute;
+    Spellings = Orig.Spellings;
+    ArgNames = Orig.ArgNames;
+  }
+
+  static bool originalMode(const LangOptions &LO) {
+    return LO.CUDA || LO.OpenCL || LO.CPlusPlus;
+  }
+
+  bool acceptsLangOpts(const LangOptions &LO) const override {
+    return originalMode(LO) ? Orig.acceptsLangOpts(LO) : true;
+  }
+
+  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &AL, const Decl *D) const override {
+    if (originalMode(S.getLangOpts()))
+      return Orig.diagAppertainsToDecl(S, AL, D);
+    bool WantVar = AttrKind == AttributeCommonInfo::AT_CUDAShared;
+    if (WantVar ? isa<VarDecl>(D) : isa<FunctionDecl>(D))
+      return true;
+    error(S, AL.getLoc(), "'%0' attribute only applies to %1")
+        << nameOf(AL.getAttrName()) << (WantVar ? "variables" : "functions");
+    return false;
+  }
+
+  bool diagAppertainsToStmt(Sema &S, const ParsedAttr &AL, const Stmt *St) const override {
+    return Orig.diagAppertainsToStmt(S, AL, St);
+  }
+
+  bool diagMutualExclusion(Sema &S, const ParsedAttr &AL, const Decl *D) const override {
+    return Orig.diagMutualExclusion(S, AL, D);
+  }
+
+  bool existsInTarget(const TargetInfo &T) const override { return Orig.existsInTarget(T); }
+
+  unsigned spellingIndexToSemanticSpelling(const ParsedAttr &AL) const override {
+    return Orig.spellingIndexToSemanticSpelling(AL);
+  }
+
+  bool isParamExpr(size_t N) const override { return Orig.isParamExpr(N); }
+
+  AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &AL) const override {
+    if (originalMode(S.getLangOpts()) || AttrKind != AttributeCommonInfo::AT_RenderScriptKernel)
+      return Orig.handleDeclAttribute(S, D, AL);
+    return handleKernel(S, D, AL);
+  }
+
+  /// `kernel`: a void, non-variadic function launched from the host.
+  static AttrHandling handleKernel(Sema &S, Decl *D, const ParsedAttr &AL) {
+    const FunctionDecl *FD = expectFunction(S, D, AL);
+    if (!FD)
+      return AttributeNotApplied;
+    if (!FD->getReturnType()->isVoidType()) {
+      error(S, AL.getLoc(), "kernel '%0' must return void (it returns %1); write results "
+                            "through a pointer argument")
+          << nameOf(FD) << FD->getReturnType();
+      return AttributeNotApplied;
+    }
+    if (FD->isVariadic()) {
+      error(S, AL.getLoc(), "kernel '%0' cannot be variadic") << nameOf(FD);
+      return AttributeNotApplied;
+    }
+    if (!checkExclusive(S, FD, AL, AnnotVectorize, "vectorize") ||
+        !checkExclusive(S, FD, AL, AnnotReduce, "reduce"))
+      return AttributeNotApplied;
+    annotate(S, D, AL, AnnotKernel);
+    return AttributeApplied;
+  }
+
+private:
+  const ParsedAttrInfo &Orig;
+};
+
+/// vectorize("f32(f32, f32)", …): an element-wise function for ufunc().
+class VectorizeAttrInfo : public ParsedAttrInfo {
+public:
+  VectorizeAttrInfo() {
+    OptArgs = 15;
+    static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "vectorize"},
+                                     {ParsedAttr::AS_C23, "kernplug::vectorize"}};
+    Spellings = S;
+  }
+
+  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &AL, const Decl *D) const override {
+    return expectFunction(S, D, AL) != nullptr;
+  }
+
+  AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &AL) const override {
+    const auto *FD = cast<FunctionDecl>(D);
+    if (AL.getNumArgs() == 0) {
+      error(S, AL.getLoc(), "'vectorize' needs at least one signature string, e.g. "
+                            "vectorize(\"f32(f32)\")");
+      return AttributeNotApplied;
+    }
+    if (!checkExclusive(S, FD, AL, AnnotKernel, "kernel"))
+      return AttributeNotApplied;
+    if (FD->getReturnType()->isVoidType() || !FD->getReturnType()->isArithmeticType()) {
+      error(S, AL.getLoc(), "vectorize function '%0' must return an arithmetic value (it "
+                            "returns %1)")
+          << nameOf(FD) << FD->getReturnType();
+      return AttributeNotApplied;
+    }
+    if (FD->isVariadic()) {
+      error(S, AL.getLoc(), "vectorize function '%0' cannot be variadic") << nameOf(FD);
+      return AttributeNotApplied;
+    }
+    for (const ParmVarDecl *P : FD->parameters())
+      if (!P->getType()->isArithmeticType()) {
+        error(S, P->getLocation(), "parameter '%0' of vectorize function '%1' must have an "
+                                   "arithmetic type (it has %2)")
+            << nameOf(P) << nameOf(FD) << P->getType();
+        return AttributeNotApplied;
+      }
+    SmallVector<Expr *, 4> Args;
+    bool OK = true;
+    for (unsigned I = 0; I < AL.getNumArgs(); ++I) {
+      Expr *E = AL.getArgAsExpr(I);
+      OK &= checkSignature(S, FD, E);
+      Args.push_back(E);
+    }
+    if (!OK)
+      return AttributeNotApplied;
+    S.AddAnnotationAttr(D, AL, AnnotVectorize, Args);
+    return AttributeApplied;
+  }
+
+  static bool checkSignature(Sema &S, const FunctionDecl *FD, Expr *E) {
+    const auto *SL = dyn_cast<StringLiteral>(E->IgnoreParenImpCasts());
+    if (!SL || !SL->isOrdinary()) {
+      error(S, E->getBeginLoc(), "vectorize signatures must be string literals such as "
+                                 "\"f32(f32)\"");
+      return false;
+    }
+    std::string Text = SL->getString().str();
+    Signature Sig;
+    SignatureError Err;
+    if (!parseSignature(Text, Sig, Err)) {
+      SourceLocation Loc = SL->getLocationOfByte(
+          static_cast<unsigned>(std::min(Err.Offset, Text.size() ? Text.size() - 1 : 0)),
+          S.getSourceManager(), S.getLangOpts(), S.Context.getTargetInfo());
+      error(S, Loc, "malformed vectorize signature \"%0\": %1") << Text << Err.Message;
+      return false;
+    }
+    if (Sig.Params.size() != FD->getNumParams()) {
+      error(S, E->getBeginLoc(), "vectorize signature \"%0\" has %1 argument%s1 but '%2' "
+                                 "has %3 parameter%s3")
+          << Text << static_cast<unsigned>(Sig.Params.size()) << nameOf(FD) << FD->getNumParams();
+      return false;
+    }
+    return true;
+  }
+};
+
+/// reduce: T f(T, T), an associative binary operator for kp_reduce().
+class ReduceAttrInfo : public ParsedAttrInfo {
+public:
+  ReduceAttrInfo() {
+    static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "reduce"},
+                                     {ParsedAttr::AS_C23, "kernplug::reduce"}};
+    Spellings = S;
+  }
+
+  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &AL, const Decl *D) const override {
+    return expectFunction(S, D, AL) != nullptr;
+  }
+
+  AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &AL) const override {
+    const auto *FD = cast<FunctionDecl>(D);
+    if (!checkExclusive(S, FD, AL, AnnotKernel, "kernel"))
+      return AttributeNotApplied;
+    QualType R = FD->getReturnType().getUnqualifiedType();
+    bool Shape = FD->getNumParams() == 2 && !FD->isVariadic() && R->isArithmeticType();
+    for (unsigned I = 0; Shape && I < 2; ++I)
+      Shape = S.Context.hasSameUnqualifiedType(FD->getParamDecl(I)->getType(), R);
+    if (!Shape) {
+      error(S, AL.getLoc(), "reduce function '%0' must have the form 'T %0(T, T)' with one "
+                            "arithmetic type T (it is %1)")
+          << nameOf(FD) << FD->getType();
+      return AttributeNotApplied;
+    }
+    annotate(S, D, AL, AnnotReduce);
+    return AttributeApplied;
+  }
+};
+
+ParsedAttrInfoRegistry::Add<VectorizeAttrInfo> RegisterVectorize("kernplug-vectorize",
+                                                                 "kernplug vectorize");
+ParsedAttrInfoRegistry::Add<ReduceAttrInfo> RegisterReduce("kernplug-reduce", "kernplug reduce");
+
+} // namespace
+
+bool installBuiltinSpellingOverrides() {
+  static bool Done = false;
+  static bool Result = false;
+  if (Done)
+    return Result;
+  Done = true;
+  ArrayRef<const ParsedAttrInfo *> Table = ParsedAttrInfo::getAllBuiltin();
+  const AttributeCommonInfo::Kind Kinds[] = {AttributeCommonInfo::AT_RenderScriptKernel,
+                                             AttributeCommonInfo::AT_CUDADevice,
+                                             AttributeCommonInfo::AT_CUDAShared};
+  // The table is indexed by parsed kind; check that before writing into it.
+  for (AttributeCommonInfo::Kind K : Kinds)
+    if (static_cast<size_t>(K) >= Table.size() || !Table[K] || Table[K]->AttrKind != K)
+      return false;
+  auto **Slots = const_cast<const ParsedAttrInfo **>(Table.data());
+  for (AttributeCommonInfo::Kind K : Kinds)
+    Slots[K] = new CSpellingOverride(*Table[K]);
+  Result = true;
+  return true;
+}
+
+} // namespace kernplug

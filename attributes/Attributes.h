@@ -1,0 +1,50 @@
+//===- Attributes.h - kernplug attribute registration ----------*- C++ -*-===//
+//
+// kernel, device, shared, vectorize("sig", …) and reduce. Each accepted
+// attribute leaves an AnnotateAttr named by the constants below (device and
+// shared leave clang's own CUDADeviceAttr / CUDASharedAttr), which the AST
+// checks read.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KERNPLUG_ATTRIBUTES_ATTRIBUTES_H
+#define KERNPLUG_ATTRIBUTES_ATTRIBUTES_H
+
+#include <string>
+
+namespace clang {
+class Decl;
+class IdentifierInfo;
+class NamedDecl;
+class FunctionDecl;
+class AnnotateAttr;
+} // namespace clang
+
+namespace kernplug {
+
+inline constexpr const char *AnnotKernel = "kernplug.kernel";
+inline constexpr const char *AnnotVectorize = "kernplug.vectorize";
+inline constexpr const char *AnnotReduce = "kernplug.reduce";
+inline constexpr const char *AnnotShared = "kernplug.shared";
+
+/// Makes clang hand the C spellings `kernel`, `device` and `shared` (which it
+/// resolves to disabled RenderScript/CUDA attributes) to kernplug. Must run
+/// before parsing starts. Returns false if this clang's attribute table does
+/// not have the expected shape, so that the caller can report it loudly.
+bool installBuiltinSpellingOverrides();
+
+/// The kernplug annotation named Name on D, or null.
+const clang::AnnotateAttr *findAnnotation(const clang::Decl *D, const char *Name);
+
+/// Plain names for diagnostics (clang would quote a Decl argument itself).
+std::string nameOf(const clang::NamedDecl *D);
+std::string nameOf(const clang::IdentifierInfo *II);
+
+bool isKernel(const clang::FunctionDecl *FD);
+bool isVectorize(const clang::FunctionDecl *FD);
+bool isReduce(const clang::FunctionDecl *FD);
+/// device functions, plus everything a kernel/vectorize/reduce function is.
+bool isMarkedDevice(const clang::FunctionDecl *FD);
+
+} // namespace kernplug
+
+#endif

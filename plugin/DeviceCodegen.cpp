@@ -1,0 +1,234 @@
+//===- DeviceCodegen.cpp - link, optimise, emit PTX and cubins --*- C++ -*-===//
+#include "DevicePass.h"
+
+#include "../runtime/kp_abi.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+
+#include <set>
+
+using namespace llvm;
+
+namespace kernplug {
+namespace {
+
+/// Links the functions Dev needs from the bitcode file at Path.
+bool linkBitcode(Module &Dev, const std::string &Path, const char *What,
+                 const PassReporter &Report) {
+  SMDiagnostic Err;
+  std::unique_ptr<Module> Lib = parseIRFile(Path, Err, Dev.getContext());
+  if (!Lib) {
+    Report.Error(std::string("cannot read the ") + What + " '" + Path +
+                 "': " + Err.getMessage().str());
+    return false;
+  }
+  // libdevice says nvptx64-nvidia-gpulibs; the linker wants them to agree.
+  Lib->setTargetTriple(Dev.getTargetTriple());
+  Lib->setDataLayout(Dev.getDataLayout());
+  if (Linker::linkModules(Dev, std::move(Lib), Linker::LinkOnlyNeeded)) {
+    Report.Error(std::string("cannot link the ") + What + " '" + Path + "'");
+    return false;
+  }
+  return true;
+}
+
+/// Names of the libdevice functions Dev still declares.
+std::set<std::string> libdeviceNeeds(const Module &Dev) {
+  std::set<std::string> Names;
+  for (const Function &F : Dev.functions())
+    if (F.isDeclaration() && F.getName().starts_with("__nv_"))
+      Names.insert(F.getName().str());
+  return Names;
+}
+
+void optimize(Module &M, TargetMachine &TM, unsigned Level) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB(&TM);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  static const OptimizationLevel Levels[] = {OptimizationLevel::O0, OptimizationLevel::O1,
+                                             OptimizationLevel::O2, OptimizationLevel::O3};
+  ModulePassManager MPM = Level == 0 ? PB.buildO0DefaultPipeline(OptimizationLevel::O0)
+                                     : PB.buildPerModuleDefaultPipeline(Levels[Level]);
+  MPM.run(M, MAM);
+}
+
+/// Writes Text next to the object as <object><Suffix> (save-temps).
+void saveTemp(const PluginOptions &Opts, StringRef Suffix, StringRef Text,
+              const PassReporter &Report) {
+  std::string Base = Opts.OutputFile.empty() || Opts.OutputFile == "-"
+                         ? sys::path::stem(Opts.MainFile).str()
+                         : Opts.OutputFile;
+  std::string Path = Base + Suffix.str();
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC);
+  if (EC) {
+    Report.Error("cannot write '" + Path + "': " + EC.message());
+    return;
+  }
+  OS << Text;
+  Report.Note("wrote " + Path);
+}
+
+/// Assembles PTX for one arch with ptxas; the cubin lands in Out.
+bool runPtxas(const PluginOptions &Opts, StringRef PTX, unsigned SM, std::string &Out,
+              const PassReporter &Report) {
+  SmallString<128> PtxPath, CubinPath, LogPath;
+  int FD;
+  if (sys::fs::createTemporaryFile("kernplug", "ptx", FD, PtxPath) ||
+      sys::fs::createTemporaryFile("kernplug", "cubin", CubinPath) ||
+      sys::fs::createTemporaryFile("kernplug", "log", LogPath)) {
+    Report.Error("cannot create temporary files for ptxas");
+    return false;
+  }
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << PTX;
+  }
+  std::string Arch = "-arch=" + PluginOptions::archName(SM);
+  SmallVector<StringRef, 8> Args = {Opts.Ptxas, Arch, "-O3"};
+  if (Opts.DebugLineInfo)
+    Args.push_back("-lineinfo");
+  Args.append({PtxPath.str(), "-o", CubinPath.str()});
+  std::optional<StringRef> Redirects[] = {std::nullopt, LogPath.str(), LogPath.str()};
+  std::string ExecError;
+  int RC = sys::ExecuteAndWait(Opts.Ptxas, Args, std::nullopt, Redirects, 0, 0, &ExecError);
+  bool OK = RC == 0;
+  if (OK) {
+    auto Buf = MemoryBuffer::getFile(CubinPath);
+    OK = bool(Buf);
+    if (OK)
+      Out = (*Buf)->getBuffer().str();
+  }
+  if (!OK) {
+    std::string Log;
+    if (auto Buf = MemoryBuffer::getFile(LogPath))
+      Log = (*Buf)->getBuffer().str();
+    Report.Error("ptxas failed for " + PluginOptions::archName(SM) + " (" + Opts.Ptxas +
+                 (ExecError.empty() ? "" : ": " + ExecError) + "):\n" + Log);
+  }
+  for (const SmallString<128> &P : {PtxPath, CubinPath, LogPath})
+    sys::fs::remove(P);
+  return OK;
+}
+
+} // namespace
+
+bool compileDeviceModule(Module &Dev, const std::vector<KernelEntry> &Kernels,
+                         const PluginOptions &Opts, const PassReporter &Report,
+                         std::vector<DeviceImage> &Images) {
+  std::string Err;
+  const Target *T = TargetRegistry::lookupTarget(Dev.getTargetTriple(), Err);
+  if (!T) {
+    Report.Error("this clang's LLVM has no NVPTX target: " + Err);
+    return false;
+  }
+  if (Opts.DeviceRuntime.empty()) {
+    Report.Error("the device runtime kernplug-device.bc was not found next to the plugin; "
+                 "pass -fplugin-arg-kernplug-device-runtime=<path>");
+    return false;
+  }
+  if (!linkBitcode(Dev, Opts.DeviceRuntime, "device runtime", Report))
+    return false;
+  std::set<std::string> Needs = libdeviceNeeds(Dev);
+  if (!Needs.empty()) {
+    if (Opts.Libdevice.empty()) {
+      std::string List;
+      for (const std::string &N : Needs)
+        List += (List.empty() ? "" : ", ") + N.substr(5);
+      Report.Error("device code calls " + List + ", which need libdevice; install the CUDA "
+                   "toolkit or pass -fplugin-arg-kernplug-libdevice=<path>");
+      return false;
+    }
+    if (!linkBitcode(Dev, Opts.Libdevice, "libdevice", Report))
+      return false;
+  }
+
+  std::set<std::string> KernelNames;
+  for (const KernelEntry &K : Kernels)
+    KernelNames.insert(K.Name);
+  std::string CPU = PluginOptions::archName(Opts.Archs.front());
+  for (Function &F : Dev.functions()) {
+    if (F.isDeclaration())
+      continue;
+    if (!KernelNames.count(F.getName().str()))
+      F.setLinkage(GlobalValue::InternalLinkage);
+    F.removeFnAttr("target-features");
+    F.addFnAttr("target-cpu", CPU);
+  }
+  for (GlobalVariable &GV : Dev.globals())
+    if (!GV.isDeclaration())
+      GV.setLinkage(GlobalValue::InternalLinkage);
+
+  TargetOptions TO;
+  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
+      Dev.getTargetTriple(), CPU, "", TO, std::nullopt, std::nullopt,
+      Opts.DeviceOptLevel >= 2 ? CodeGenOptLevel::Aggressive : CodeGenOptLevel::Default));
+  optimize(Dev, *TM, Opts.DeviceOptLevel);
+
+  std::string VerifyLog;
+  raw_string_ostream VOS(VerifyLog);
+  if (verifyModule(Dev, &VOS)) {
+    Report.Error("internal error: the device module is invalid:\n" + VOS.str());
+    return false;
+  }
+  if (Opts.SaveTemps) {
+    std::string IR;
+    raw_string_ostream OS(IR);
+    Dev.print(OS, nullptr);
+    saveTemp(Opts, ".kp.ll", OS.str(), Report);
+  }
+
+  SmallString<0> PTX;
+  {
+    raw_svector_ostream OS(PTX);
+    legacy::PassManager PM;
+    if (TM->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::AssemblyFile)) {
+      Report.Error("internal error: NVPTX cannot emit PTX");
+      return false;
+    }
+    PM.run(Dev);
+  }
+  if (Opts.SaveTemps)
+    saveTemp(Opts, ".kp.ptx", PTX, Report);
+  Images.push_back({KP_IMAGE_PTX, Opts.Archs.front(), std::string(PTX.str()) + '\0'});
+  Report.Note("PTX for " + CPU + ": " + std::to_string(PTX.size()) + " bytes, " +
+              std::to_string(Kernels.size()) + " kernel(s)");
+
+  if (Opts.Ptxas.empty()) {
+    Report.Note("no ptxas: embedding PTX only (the driver JIT-compiles it at first launch)");
+    return true;
+  }
+  for (unsigned SM : Opts.Archs) {
+    std::string Cubin;
+    if (!runPtxas(Opts, PTX, SM, Cubin, Report))
+      return false;
+    Report.Note("cubin for " + PluginOptions::archName(SM) + ": " +
+                std::to_string(Cubin.size()) + " bytes");
+    Images.push_back({KP_IMAGE_CUBIN, SM, std::move(Cubin)});
+  }
+  return true;
+}
+
+} // namespace kernplug

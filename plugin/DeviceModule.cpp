@@ -1,0 +1,249 @@
+//===- DeviceModule.cpp - clone the device closure for NVPTX ----*- C++ -*-===//
+#include "DevicePass.h"
+
+#include "../attributes/Attributes.h"
+#include "../runtime/kp_abi.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+using namespace llvm;
+
+namespace kernplug {
+
+/// NVPTX 64-bit, as LLVM 19 defines it.
+static const char *const NVPTXDataLayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64";
+static const char *const NVPTXTriple = "nvptx64-nvidia-cuda";
+
+namespace {
+
+/// Collects the functions and globals reachable from a set of roots.
+class Closure {
+public:
+  void addRoot(Function *F) { add(F); }
+
+  void run() {
+    while (!Work.empty()) {
+      Function *F = Work.pop_back_val();
+      for (Instruction &I : instructions(*F))
+        for (Value *Op : I.operands())
+          visitValue(Op);
+    }
+  }
+
+  bool contains(const GlobalValue *GV) const {
+    return Members.count(const_cast<GlobalValue *>(GV));
+  }
+  const SetVector<GlobalValue *> &members() const { return Members; }
+
+private:
+  void add(GlobalValue *GV) {
+    if (!Members.insert(GV))
+      return;
+    if (auto *F = dyn_cast<Function>(GV)) {
+      if (!F->isDeclaration())
+        Work.push_back(F);
+    } else if (auto *Var = dyn_cast<GlobalVariable>(GV)) {
+      if (Var->hasInitializer())
+        visitValue(Var->getInitializer());
+    }
+  }
+
+  void visitValue(Value *V) {
+    if (auto *GV = dyn_cast<GlobalValue>(V))
+      return add(GV);
+    if (auto *C = dyn_cast<Constant>(V))
+      if (Visited.insert(C).second)
+        for (Value *Op : C->operands())
+          visitValue(Op);
+  }
+
+  static iterator_range<inst_iterator> instructions(Function &F) {
+    return make_range(inst_begin(F), inst_end(F));
+  }
+
+  SetVector<GlobalValue *> Members;
+  SmallVector<Function *, 16> Work;
+  SmallPtrSet<Constant *, 32> Visited;
+};
+
+/// KP_KERNEL_* flags from the runtime primitives a kernel reaches.
+uint64_t kernelFlags(const Closure &C) {
+  uint64_t Flags = 0;
+  for (const GlobalValue *GV : C.members()) {
+    StringRef N = GV->getName();
+    if (!N.consume_front("kp_dev_"))
+      continue;
+    if (N.starts_with("syncthreads"))
+      Flags |= KP_KERNEL_USES_BARRIER;
+    else if (N.starts_with("shfl") || N == "ballot" || N == "all" || N == "any" ||
+             N == "syncwarp" || N == "activemask")
+      Flags |= KP_KERNEL_USES_WARP;
+    else if (N == "dynamic_shared")
+      Flags |= KP_KERNEL_USES_DYNAMIC_SHARED;
+  }
+  return Flags;
+}
+
+/// Host attributes that mean nothing (or the wrong thing) for NVPTX.
+void stripHostAttributes(Function &F) {
+  bool OptNone = F.hasFnAttribute(Attribute::OptimizeNone);
+  for (StringRef A : {"target-cpu", "target-features", "tune-cpu", "frame-pointer",
+                      "stack-protector-buffer-size", "min-legal-vector-width", "probe-stack",
+                      "stackrealign", "no_caller_saved_registers", "zero-call-used-regs"})
+    F.removeFnAttr(A);
+  for (Attribute::AttrKind K : {Attribute::OptimizeNone, Attribute::UWTable,
+                                Attribute::StackProtect, Attribute::StackProtectStrong,
+                                Attribute::StackProtectReq, Attribute::SafeStack})
+    F.removeFnAttr(K);
+  // -O0 marks every function noinline only because of optnone.
+  if (OptNone)
+    F.removeFnAttr(Attribute::NoInline);
+  if (F.hasPersonalityFn())
+    F.setPersonalityFn(nullptr);
+}
+
+/// Moves a `shared` array into the shared address space. Shared memory cannot
+/// be initialised, so the initializer goes.
+void moveToSharedSpace(GlobalVariable *GV) {
+  Module &M = *GV->getParent();
+  auto *NewGV = new GlobalVariable(M, GV->getValueType(), /*isConstant=*/false,
+                                   GlobalValue::InternalLinkage,
+                                   UndefValue::get(GV->getValueType()), "", nullptr,
+                                   GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
+  NewGV->setAlignment(GV->getAlign());
+  NewGV->takeName(GV);
+  GV->replaceAllUsesWith(ConstantExpr::getAddrSpaceCast(NewGV, GV->getType()));
+  GV->eraseFromParent();
+}
+
+/// Keeps only the module flags that make sense for the device.
+void resetModuleFlags(Module &Dev) {
+  SmallVector<Module::ModuleFlagEntry, 8> Flags;
+  Dev.getModuleFlagsMetadata(Flags);
+  if (NamedMDNode *N = Dev.getModuleFlagsMetadata())
+    Dev.eraseNamedMetadata(N);
+  for (const Module::ModuleFlagEntry &F : Flags)
+    if (F.Key->getString() == "Debug Info Version" || F.Key->getString() == "Dwarf Version")
+      Dev.addModuleFlag(F.Behavior, F.Key->getString(), F.Val);
+  Dev.addModuleFlag(Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+  for (StringRef Name : {"llvm.linker.options", "llvm.dependent-libraries", "llvm.ident"})
+    if (NamedMDNode *N = Dev.getNamedMetadata(Name))
+      Dev.eraseNamedMetadata(N);
+}
+
+void eraseUnusedDeclarations(Module &Dev) {
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (Function &F : make_early_inc_range(Dev.functions()))
+      if (F.isDeclaration() && F.use_empty()) {
+        F.eraseFromParent();
+        Changed = true;
+      }
+    for (GlobalVariable &GV : make_early_inc_range(Dev.globals()))
+      if ((GV.isDeclaration() || GV.hasLocalLinkage()) && GV.use_empty()) {
+        GV.eraseFromParent();
+        Changed = true;
+      }
+  }
+}
+
+} // namespace
+
+std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry> &Kernels,
+                                          const PluginOptions &Opts,
+                                          const PassReporter &Report) {
+  Closure All;
+  for (KernelEntry &K : Kernels) {
+    Closure One;
+    One.addRoot(K.Fn);
+    One.run();
+    K.Flags |= kernelFlags(One);
+    All.addRoot(K.Fn);
+  }
+  All.run();
+
+  SmallPtrSet<const GlobalValue *, 8> Shared;
+  for (GlobalValue *GV : annotatedGlobals(Host, AnnotShared, /*Remove=*/false))
+    Shared.insert(GV);
+
+  // What the AST checks let through must be constant or shared; anything else
+  // would be host memory the GPU cannot see.
+  for (GlobalValue *GV : All.members())
+    if (auto *Var = dyn_cast<GlobalVariable>(GV))
+      if (!Var->isConstant() && !Shared.count(Var) && !Var->getName().starts_with("llvm.")) {
+        Report.Error("device code uses the host variable '" + Var->getName().str() +
+                     "', which the GPU cannot access");
+        return nullptr;
+      }
+  for (GlobalValue *GV : All.members())
+    if (auto *F = dyn_cast<Function>(GV))
+      if (F->getName().starts_with("llvm.x86.")) {
+        Report.Error("device code uses the x86 intrinsic '" + F->getName().str() + "'");
+        return nullptr;
+      }
+
+  ValueToValueMapTy VMap;
+  std::unique_ptr<Module> Dev =
+      CloneModule(Host, VMap, [&](const GlobalValue *GV) { return All.contains(GV); });
+  Dev->setModuleIdentifier(Host.getModuleIdentifier() + ".kp-device");
+  Dev->setTargetTriple(NVPTXTriple);
+  Dev->setDataLayout(NVPTXDataLayout);
+  Dev->setModuleInlineAsm("");
+
+  for (StringRef Name : {"llvm.global.annotations", "llvm.global_ctors", "llvm.global_dtors",
+                         "llvm.used", "llvm.compiler.used"})
+    if (GlobalVariable *GV = Dev->getGlobalVariable(Name, /*AllowInternal=*/true))
+      GV->eraseFromParent();
+  for (GlobalAlias &GA : make_early_inc_range(Dev->aliases()))
+    if (GA.use_empty())
+      GA.eraseFromParent();
+
+  SmallPtrSet<Function *, 8> DeviceKernels;
+  for (KernelEntry &K : Kernels)
+    DeviceKernels.insert(cast<Function>(VMap[K.Fn]));
+
+  for (Function &F : Dev->functions()) {
+    stripHostAttributes(F);
+    if (F.isDeclaration())
+      continue;
+    if (DeviceKernels.count(&F)) {
+      F.setLinkage(GlobalValue::ExternalLinkage);
+      F.setVisibility(GlobalValue::DefaultVisibility);
+      F.setCallingConv(CallingConv::PTX_Kernel);
+    } else {
+      F.setLinkage(GlobalValue::InternalLinkage);
+      F.setCallingConv(CallingConv::C);
+    }
+    F.setComdat(nullptr);
+  }
+  for (GlobalVariable &GV : Dev->globals())
+    if (!GV.isDeclaration()) {
+      GV.setLinkage(GlobalValue::InternalLinkage);
+      GV.setComdat(nullptr);
+      GV.setSection("");
+      GV.setThreadLocal(false);
+    }
+  for (const GlobalValue *GV : Shared)
+    if (auto *DevGV = dyn_cast_or_null<GlobalVariable>(VMap.lookup(GV)))
+      if (!DevGV->isDeclaration())
+        moveToSharedSpace(DevGV);
+
+  resetModuleFlags(*Dev);
+  if (!Opts.DebugLineInfo)
+    StripDebugInfo(*Dev);
+  else
+    stripNonLineTableDebugInfo(*Dev);
+  eraseUnusedDeclarations(*Dev);
+  return Dev;
+}
+
+} // namespace kernplug

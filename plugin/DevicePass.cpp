@@ -1,0 +1,109 @@
+//===- DevicePass.cpp - the module pass that separates device code -*- C++ -*-===//
+#include "DevicePass.h"
+
+#include "../attributes/Attributes.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace kernplug {
+
+void copyParamAttrs(const Function *Callee, CallBase *Call) {
+  AttributeList FA = Callee->getAttributes();
+  SmallVector<AttributeSet, 8> Params;
+  for (unsigned I = 0; I < Callee->arg_size(); ++I)
+    Params.push_back(FA.getParamAttrs(I));
+  Call->setAttributes(AttributeList::get(Callee->getContext(), AttributeSet(), FA.getRetAttrs(),
+                                         Params));
+}
+
+std::vector<GlobalValue *> annotatedGlobals(Module &M, StringRef Name, bool Remove) {
+  std::vector<GlobalValue *> Found;
+  GlobalVariable *Table = M.getGlobalVariable("llvm.global.annotations");
+  if (!Table || !Table->hasInitializer())
+    return Found;
+  auto *Arr = dyn_cast<ConstantArray>(Table->getInitializer());
+  if (!Arr)
+    return Found;
+  std::vector<Constant *> Kept;
+  for (Use &U : Arr->operands()) {
+    auto *Entry = cast<ConstantStruct>(U.get());
+    auto *GV = dyn_cast<GlobalValue>(Entry->getOperand(0)->stripPointerCasts());
+    auto *Str = dyn_cast<GlobalVariable>(Entry->getOperand(1)->stripPointerCasts());
+    StringRef Annotation;
+    if (Str && Str->hasInitializer())
+      if (auto *CDA = dyn_cast<ConstantDataArray>(Str->getInitializer()))
+        Annotation = CDA->getAsCString();
+    if (GV && Annotation == Name)
+      Found.push_back(GV);
+    else
+      Kept.push_back(Entry);
+  }
+  if (!Remove || Found.empty())
+    return Found;
+  if (Kept.empty()) {
+    Table->eraseFromParent();
+  } else {
+    auto *Ty = ArrayType::get(Arr->getType()->getElementType(), Kept.size());
+    auto *NewTable = new GlobalVariable(M, Ty, Table->isConstant(), Table->getLinkage(),
+                                        ConstantArray::get(Ty, Kept), "", Table);
+    NewTable->setSection(Table->getSection());
+    NewTable->takeName(Table);
+    Table->eraseFromParent();
+  }
+  return Found;
+}
+
+/// Takes the kernplug.* annotations out of the host object; they only carried
+/// information into this pass.
+static void removeMarkerAnnotations(Module &M) {
+  for (const char *Name : {AnnotKernel, AnnotVectorize, AnnotReduce})
+    annotatedGlobals(M, Name, /*Remove=*/true);
+  // The annotation strings are now unused private globals.
+  for (GlobalVariable &GV : make_early_inc_range(M.globals()))
+    if (GV.getSection() == "llvm.metadata" && GV.use_empty() && GV.hasPrivateLinkage())
+      GV.eraseFromParent();
+}
+
+PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &) {
+  if (Info->Functions.empty())
+    return PreservedAnalyses::all(); // no annotations: exactly as without the plugin
+
+  std::vector<KernelEntry> Kernels;
+  for (const DeviceFunctionInfo &F : Info->Functions) {
+    if (F.TheRole != DeviceFunctionInfo::Kernel)
+      continue;
+    Function *Fn = M.getFunction(F.IRName);
+    if (!Fn || Fn->isDeclaration())
+      continue; // defined elsewhere, or unused and not emitted
+    KernelEntry E;
+    E.Name = F.IRName;
+    E.Fn = E.HostFn = Fn;
+    E.Params = describeKernelParams(*Fn, F);
+    E.File = F.File;
+    E.Line = F.Line;
+    Kernels.push_back(std::move(E));
+  }
+  addVectorizeKernels(M, *Info, Kernels, Report);
+
+  std::vector<DeviceImage> Images;
+  if (!Kernels.empty()) {
+    std::unique_ptr<Module> Dev = buildDeviceModule(M, Kernels, *Opts, Report);
+    if (!Dev)
+      return PreservedAnalyses::all();
+    lowerPrintf(*Dev);
+    lowerMathToLibdevice(*Dev);
+    if (!compileDeviceModule(*Dev, Kernels, *Opts, Report, Images))
+      return PreservedAnalyses::all();
+    rewriteHostModule(M, Kernels, Images, Info->MainFile);
+  }
+  removeMarkerAnnotations(M);
+  return PreservedAnalyses::none();
+}
+
+} // namespace kernplug

@@ -1,0 +1,125 @@
+//===- DevicePass.h - the module pass that separates device code -*- C++ -*-===//
+//
+// Runs at the start of the LLVM pipeline on the host module (at every -O
+// level). It clones the device closure of the kernels into an NVPTX module,
+// compiles that to PTX (and cubins), then rewrites the host module: each
+// kernel becomes a launch stub, its body moves behind a void** trampoline for
+// the CPU backend, and a descriptor table is registered from a constructor.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KERNPLUG_PLUGIN_DEVICEPASS_H
+#define KERNPLUG_PLUGIN_DEVICEPASS_H
+
+#include "Options.h"
+#include "TranslationUnitInfo.h"
+
+#include "llvm/IR/PassManager.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class CallBase;
+class Function;
+class GlobalValue;
+class Module;
+} // namespace llvm
+
+namespace kernplug {
+
+/// How the pass reports: errors stop the compilation, notes are for verbose.
+struct PassReporter {
+  std::function<void(const std::string &)> Error;
+  std::function<void(const std::string &)> Note;
+};
+
+/// One IR-level kernel parameter, as the runtime sees it (kp_param_desc).
+struct IRParam {
+  std::string Name;
+  uint64_t Kind = 0; // KP_PARAM_*
+  uint64_t Flags = 0;
+  uint64_t Size = 0;
+  uint64_t ElemSize = 0;
+};
+
+/// A kernel the module provides: a user kernel or a generated ufunc kernel.
+struct KernelEntry {
+  std::string Name;                 // IR, PTX and descriptor name
+  llvm::Function *Fn = nullptr;     // host module function with the body
+  llvm::Function *HostFn = nullptr; // what users call: the kernel, or the scalar function
+  bool IsVectorize = false;
+  std::string Signature; // vectorize: canonical signature
+  uint64_t Flags = 0;    // KP_KERNEL_*
+  std::vector<IRParam> Params;
+  std::string File;
+  unsigned Line = 0;
+};
+
+/// An image embedded into the host object (kp_image_desc).
+struct DeviceImage {
+  uint64_t Kind = 0; // KP_IMAGE_*
+  unsigned SM = 0;
+  std::string Bytes;
+};
+
+class KernplugPass : public llvm::PassInfoMixin<KernplugPass> {
+public:
+  KernplugPass(std::shared_ptr<const PluginOptions> Opts,
+               std::shared_ptr<const TranslationUnitInfo> Info, PassReporter Report)
+      : Opts(std::move(Opts)), Info(std::move(Info)), Report(std::move(Report)) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+
+private:
+  std::shared_ptr<const PluginOptions> Opts;
+  std::shared_ptr<const TranslationUnitInfo> Info;
+  PassReporter Report;
+};
+
+// The steps, each in its own file.
+
+/// VectorizeKernels.cpp: adds one element-wise kernel per signature of each
+/// vectorize function to the host module.
+void addVectorizeKernels(llvm::Module &M, const TranslationUnitInfo &Info,
+                         std::vector<KernelEntry> &Kernels, const PassReporter &Report);
+
+/// KernelParams.cpp: the IR-level parameter table of a user kernel.
+std::vector<IRParam> describeKernelParams(const llvm::Function &F,
+                                          const DeviceFunctionInfo &Info);
+
+/// DeviceModule.cpp: clones what the kernels reach into a new module, ready
+/// for the NVPTX target (triple, layout, attributes, shared memory, calling
+/// convention). Sets KP_KERNEL_USES_* flags on the entries.
+std::unique_ptr<llvm::Module> buildDeviceModule(llvm::Module &Host,
+                                                std::vector<KernelEntry> &Kernels,
+                                                const PluginOptions &Opts,
+                                                const PassReporter &Report);
+
+/// DeviceLowering.cpp: printf -> vprintf, math calls and intrinsics -> libdevice.
+void lowerPrintf(llvm::Module &Dev);
+void lowerMathToLibdevice(llvm::Module &Dev);
+
+/// DeviceCodegen.cpp: links the device runtime and libdevice, optimises, and
+/// emits PTX plus a cubin per arch. Returns false after reporting an error.
+bool compileDeviceModule(llvm::Module &Dev, const std::vector<KernelEntry> &Kernels,
+                         const PluginOptions &Opts, const PassReporter &Report,
+                         std::vector<DeviceImage> &Images);
+
+/// HostSide.cpp: stubs, trampolines, descriptors and the registration
+/// constructor; shared arrays become thread-local for the CPU backend.
+void rewriteHostModule(llvm::Module &M, std::vector<KernelEntry> &Kernels,
+                       const std::vector<DeviceImage> &Images, const std::string &Source);
+
+/// Gives a call the parameter attributes (byval, signext, …) of its callee.
+void copyParamAttrs(const llvm::Function *Callee, llvm::CallBase *Call);
+
+/// The globals annotated with Name in llvm.global.annotations; with Remove,
+/// those entries are taken out of the table (and the table if it empties).
+std::vector<llvm::GlobalValue *> annotatedGlobals(llvm::Module &M, llvm::StringRef Name,
+                                                  bool Remove);
+
+} // namespace kernplug
+
+#endif

@@ -1,0 +1,91 @@
+//===- KernplugPlugin.cpp - the clang plugin entry point --------*- C++ -*-===//
+//
+// Wires the pieces together: attribute spellings before parsing, the AST
+// checks before clang's code generator, and the device pass at the start of
+// the LLVM pipeline (registered through CodeGenOptions, so -fplugin alone is
+// enough and it runs at -O0 too).
+//
+//===----------------------------------------------------------------------===//
+#include "../attributes/Attributes.h"
+#include "DeviceChecks.h"
+#include "DevicePass.h"
+#include "Options.h"
+
+#include "clang/Basic/CodeGenOptions.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+
+using namespace clang;
+
+namespace kernplug {
+namespace {
+
+class KernplugAction : public PluginASTAction {
+public:
+  bool ParseArgs(const CompilerInstance &CI, const std::vector<std::string> &Args) override {
+    DiagnosticsEngine &D = CI.getDiagnostics();
+    for (const std::string &A : Args) {
+      std::string Err;
+      if (!Opts->parse(A, Err)) {
+        D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                   "kernplug: %0 in -fplugin-arg-kernplug-%1"))
+            << Err << A;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  ActionType getActionType() override { return AddBeforeMainAction; }
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 StringRef InFile) override {
+    DiagnosticsEngine &D = CI.getDiagnostics();
+    if (!installBuiltinSpellingOverrides())
+      D.Report(D.getCustomDiagID(
+          DiagnosticsEngine::Error,
+          "kernplug: this clang's attribute table does not have the layout kernplug was "
+          "built for; 'kernel', 'device' and 'shared' cannot be registered"));
+    Opts->OutputFile = CI.getFrontendOpts().OutputFile;
+    Opts->MainFile = InFile.str();
+    Opts->DebugLineInfo =
+        CI.getCodeGenOpts().getDebugInfo() != llvm::codegenoptions::NoDebugInfo;
+    Opts->resolvePaths();
+
+    auto Info = std::make_shared<TranslationUnitInfo>();
+    bool Verbose = Opts->Verbose;
+    PassReporter Report{
+        [&D](const std::string &Msg) {
+          D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "kernplug: %0")) << Msg;
+        },
+        [&D, Verbose](const std::string &Msg) {
+          if (Verbose)
+            D.Report(D.getCustomDiagID(DiagnosticsEngine::Remark, "kernplug: %0")) << Msg;
+        }};
+    std::shared_ptr<const PluginOptions> PassOpts = Opts;
+    CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
+        [PassOpts, Info, Report](llvm::PassBuilder &PB) {
+          PB.registerPipelineStartEPCallback(
+              [PassOpts, Info, Report](llvm::ModulePassManager &MPM, llvm::OptimizationLevel) {
+                MPM.addPass(KernplugPass(PassOpts, Info, Report));
+              });
+        });
+    if (Verbose)
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Remark,
+                                 "kernplug: libdevice '%0', ptxas '%1', device runtime '%2'"))
+          << (Opts->Libdevice.empty() ? "<none>" : Opts->Libdevice)
+          << (Opts->Ptxas.empty() ? "<none>" : Opts->Ptxas)
+          << (Opts->DeviceRuntime.empty() ? "<none>" : Opts->DeviceRuntime);
+    return std::make_unique<DeviceChecksConsumer>(*Opts, Info);
+  }
+
+private:
+  std::shared_ptr<PluginOptions> Opts = std::make_shared<PluginOptions>();
+};
+
+FrontendPluginRegistry::Add<KernplugAction> Register("kernplug",
+                                                     "GPU kernels from C functions");
+
+} // namespace
+} // namespace kernplug

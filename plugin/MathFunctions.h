@@ -1,0 +1,24 @@
+//===- MathFunctions.h - C library functions device code may call -*- C++ -*-===//
+#ifndef KERNPLUG_PLUGIN_MATHFUNCTIONS_H
+#define KERNPLUG_PLUGIN_MATHFUNCTIONS_H
+
+#include "llvm/ADT/StringRef.h"
+#include <string>
+
+namespace kernplug {
+
+/// The libdevice function implementing the C library function Name (e.g.
+/// "expf" -> "__nv_expf"), or "" if libdevice has none.
+std::string libdeviceNameFor(llvm::StringRef Name);
+
+/// The libdevice function for a math intrinsic base name and width
+/// ("exp", 32 -> "__nv_expf"), or "" if NVPTX lowers it natively.
+std::string libdeviceNameForIntrinsic(llvm::StringRef Base, unsigned Bits);
+
+/// Functions device code may call without a definition in the translation
+/// unit because the device runtime or the lowering provides them.
+bool isDeviceRuntimeFunction(llvm::StringRef Name);
+
+} // namespace kernplug
+
+#endif

@@ -1,0 +1,142 @@
+//===- Options.cpp - plugin options ---------------------------*- C++ -*-===//
+#include "Options.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <dlfcn.h>
+
+namespace kernplug {
+
+const std::vector<unsigned> &PluginOptions::supportedArchs() {
+  // LLVM 19 NVPTX knows sm_20 … sm_90; CUDA 13 ptxas starts at sm_75.
+  static const std::vector<unsigned> Archs = {75, 80, 86, 87, 89, 90};
+  return Archs;
+}
+
+std::string PluginOptions::archName(unsigned SM) { return "sm_" + std::to_string(SM); }
+
+static bool parseArchList(llvm::StringRef Value, std::vector<unsigned> &Out,
+                          std::string &Error) {
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Value.split(Parts, ',', -1, false);
+  std::vector<unsigned> Archs;
+  for (llvm::StringRef P : Parts) {
+    P = P.trim();
+    unsigned SM = 0;
+    const auto &Known = PluginOptions::supportedArchs();
+    if (!P.consume_front("sm_") || P.getAsInteger(10, SM) ||
+        std::find(Known.begin(), Known.end(), SM) == Known.end()) {
+      Error = "unsupported arch '" + std::string(P.data(), Parts.back().end()) +
+              "' in arch=" + Value.str() + " (supported:";
+      for (unsigned K : Known)
+        Error += " " + PluginOptions::archName(K);
+      Error += ")";
+      return false;
+    }
+    Archs.push_back(SM);
+  }
+  if (Archs.empty()) {
+    Error = "arch= needs at least one architecture, e.g. arch=sm_75,sm_90";
+    return false;
+  }
+  std::sort(Archs.begin(), Archs.end());
+  Archs.erase(std::unique(Archs.begin(), Archs.end()), Archs.end());
+  Out = Archs;
+  return true;
+}
+
+bool PluginOptions::parse(const std::string &Arg, std::string &Error) {
+  std::pair<llvm::StringRef, llvm::StringRef> Split = llvm::StringRef(Arg).split('=');
+  llvm::StringRef Name = Split.first, Value = Split.second;
+  bool HasValue = Arg.find('=') != std::string::npos;
+  auto Flag = [&](bool &Out) {
+    if (!HasValue || Value == "1" || Value == "on" || Value == "true") {
+      Out = true;
+      return true;
+    }
+    if (Value == "0" || Value == "off" || Value == "false") {
+      Out = false;
+      return true;
+    }
+    Error = "option '" + Name.str() + "' takes no value or one of 0/1/on/off (got '" +
+            Value.str() + "')";
+    return false;
+  };
+  if (Name == "arch")
+    return parseArchList(Value, Archs, Error);
+  if (Name == "save-temps")
+    return Flag(SaveTemps);
+  if (Name == "verbose")
+    return Flag(Verbose);
+  if (Name == "device-opt" || Name == "device-O") {
+    if (Value.size() == 1 && Value[0] >= '0' && Value[0] <= '3') {
+      DeviceOptLevel = Value[0] - '0';
+      return true;
+    }
+    Error = "device-opt= takes 0, 1, 2 or 3 (got '" + Value.str() + "')";
+    return false;
+  }
+  if (Name == "libdevice" || Name == "ptxas" || Name == "device-runtime") {
+    // "none" turns the tool off (PTX without cubins, no libdevice), for tests and for
+    // machines whose toolkit should be ignored.
+    if (!HasValue || Value.empty() || (Value != "none" && !llvm::sys::fs::exists(Value))) {
+      Error = Name.str() + "= must name an existing file or be 'none' (got '" + Value.str() + "')";
+      return false;
+    }
+    (Name == "libdevice" ? Libdevice : Name == "ptxas" ? Ptxas : DeviceRuntime) = Value.str();
+    return true;
+  }
+  Error = "unknown option '" + Name.str() +
+          "' (known: arch, save-temps, verbose, device-opt, libdevice, ptxas, device-runtime)";
+  return false;
+}
+
+/// The directory this plugin was loaded from.
+static std::string pluginDirectory() {
+  Dl_info Info;
+  if (!dladdr(reinterpret_cast<void *>(&pluginDirectory), &Info) || !Info.dli_fname)
+    return "";
+  return llvm::sys::path::parent_path(Info.dli_fname).str();
+}
+
+static std::string firstExisting(std::initializer_list<std::string> Candidates) {
+  for (const std::string &C : Candidates)
+    if (!C.empty() && llvm::sys::fs::exists(C))
+      return C;
+  return "";
+}
+
+static std::string envOr(const char *Name) {
+  const char *V = std::getenv(Name);
+  return V ? V : "";
+}
+
+void PluginOptions::resolvePaths() {
+  std::string CudaPath = envOr("CUDA_PATH");
+  if (CudaPath.empty())
+    CudaPath = envOr("CUDA_HOME");
+  if (Libdevice == "none")
+    Libdevice.clear();
+  else if (Libdevice.empty())
+    Libdevice = firstExisting({KP_DEFAULT_LIBDEVICE,
+                               CudaPath.empty() ? "" : CudaPath + "/nvvm/libdevice/libdevice.10.bc",
+                               "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"});
+  if (Ptxas == "none") {
+    Ptxas.clear();
+  } else if (Ptxas.empty()) {
+    Ptxas = firstExisting({KP_DEFAULT_PTXAS, CudaPath.empty() ? "" : CudaPath + "/bin/ptxas"});
+    if (Ptxas.empty())
+      if (auto P = llvm::sys::findProgramByName("ptxas"))
+        Ptxas = *P;
+  }
+  if (DeviceRuntime.empty())
+    DeviceRuntime = firstExisting({pluginDirectory() + "/kernplug-device.bc",
+                                   pluginDirectory() + "/kernplug/kernplug-device.bc"});
+}
+
+} // namespace kernplug

@@ -1,0 +1,35 @@
+//===- Options.h - -fplugin-arg-kernplug-<name>=<value> --------*- C++ -*-===//
+#ifndef KERNPLUG_PLUGIN_OPTIONS_H
+#define KERNPLUG_PLUGIN_OPTIONS_H
+
+#include <string>
+#include <vector>
+
+namespace kernplug {
+
+struct PluginOptions {
+  /// SM numbers, ascending: PTX is generated for the first, a cubin for each.
+  std::vector<unsigned> Archs = {75, 80, 90};
+  bool SaveTemps = false;
+  bool Verbose = false;
+  unsigned DeviceOptLevel = 3;
+  bool DebugLineInfo = false; // host -g
+  std::string Libdevice;      // resolved path, empty if not found
+  std::string DeviceRuntime;  // resolved path of kernplug-device.bc
+  std::string Ptxas;          // resolved path, empty if not found
+  std::string OutputFile;     // the object clang writes, for save-temps
+  std::string MainFile;
+
+  /// Parses one plugin argument; on failure returns false and sets Error.
+  bool parse(const std::string &Arg, std::string &Error);
+  /// Fills the paths not given explicitly from the build configuration and
+  /// the environment.
+  void resolvePaths();
+  static std::string archName(unsigned SM);
+  /// The SM numbers both LLVM 19 and CUDA 13's ptxas accept.
+  static const std::vector<unsigned> &supportedArchs();
+};
+
+} // namespace kernplug
+
+#endif

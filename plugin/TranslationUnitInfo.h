@@ -1,0 +1,59 @@
+//===- TranslationUnitInfo.h - what the AST checks hand the IR pass -*- C++ -*-===//
+//
+// Plain data only: the AST may be gone by the time the IR pass runs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KERNPLUG_PLUGIN_TRANSLATIONUNITINFO_H
+#define KERNPLUG_PLUGIN_TRANSLATIONUNITINFO_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kernplug {
+
+/// One C parameter of a kernel or vectorize function.
+struct ParamInfo {
+  enum Kind { Scalar, Pointer, Struct };
+  std::string Name;
+  Kind TheKind = Scalar;
+  bool PointeeConst = false; // Pointer: `const T *`
+  bool IsSigned = false;     // Scalar integers
+  bool IsFloat = false;      // Scalar floating point
+  uint64_t Size = 0;         // bytes of the C type
+  uint64_t ElemSize = 0;     // Pointer: bytes of the pointee (0 if unknown)
+};
+
+/// A kernel or a vectorize function, keyed by its IR name.
+struct DeviceFunctionInfo {
+  enum Role { Kernel, Vectorize, Reduce };
+  std::string IRName;
+  Role TheRole = Kernel;
+  std::vector<ParamInfo> Params;
+  ParamInfo Result;                    // Vectorize: the C return type
+  std::vector<std::string> Signatures; // Vectorize: as written, in order
+  std::string File;
+  unsigned Line = 0;
+};
+
+struct TranslationUnitInfo {
+  std::string MainFile;
+  std::vector<DeviceFunctionInfo> Functions;
+
+  const DeviceFunctionInfo *find(const std::string &IRName) const {
+    for (const auto &F : Functions)
+      if (F.IRName == IRName)
+        return &F;
+    return nullptr;
+  }
+  bool hasDeviceCode() const {
+    for (const auto &F : Functions)
+      if (F.TheRole != DeviceFunctionInfo::Reduce)
+        return true;
+    return false;
+  }
+};
+
+} // namespace kernplug
+
+#endif

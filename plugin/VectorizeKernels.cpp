@@ -1,0 +1,169 @@
+//===- VectorizeKernels.cpp - element-wise kernels for ufunc() --*- C++ -*-===//
+//
+// For each signature of a vectorize function f this adds, to the host module,
+//
+//   void __kp_vec_<f>_<k>(i64 n, R *out, T0 *in0, T0 s0, …, i32 scalar_mask)
+//
+// a grid-stride loop computing out[i] = f(x0, …) where xj is sj when bit j
+// of scalar_mask is set (a broadcast scalar) and inj[i] otherwise. Values are
+// converted between the signature's element types and f's C parameter types.
+// The kernel is then compiled like any user kernel, for both backends.
+//
+//===----------------------------------------------------------------------===//
+#include "DevicePass.h"
+
+#include "../attributes/Signature.h"
+#include "../runtime/kp_abi.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace kernplug {
+namespace {
+
+Type *irType(LLVMContext &C, const ElemType &E) {
+  if (E.Kind == ElemKind::Float)
+    return E.Bits == 32 ? Type::getFloatTy(C) : Type::getDoubleTy(C);
+  return Type::getIntNTy(C, E.Bits);
+}
+
+/// Converts V as C would: int<->int with the source's signedness, int<->float
+/// with the integer's signedness, a conversion to _Bool compares with zero.
+Value *convert(IRBuilder<> &B, Value *V, bool SrcSigned, Type *Dst, bool DstSigned) {
+  Type *Src = V->getType();
+  if (Src == Dst)
+    return V;
+  if (Dst->isIntegerTy(1))
+    return Src->isFloatingPointTy() ? B.CreateFCmpUNE(V, ConstantFP::get(Src, 0.0))
+                                    : B.CreateICmpNE(V, ConstantInt::get(Src, 0));
+  if (Src->isFloatingPointTy() && Dst->isFloatingPointTy())
+    return B.CreateFPCast(V, Dst);
+  if (Src->isFloatingPointTy())
+    return DstSigned ? B.CreateFPToSI(V, Dst) : B.CreateFPToUI(V, Dst);
+  if (Dst->isFloatingPointTy())
+    return SrcSigned ? B.CreateSIToFP(V, Dst) : B.CreateUIToFP(V, Dst);
+  return B.CreateIntCast(V, Dst, SrcSigned);
+}
+
+/// The absolute thread index and the grid size along x, as i64.
+std::pair<Value *, Value *> gridIndexAndStride(IRBuilder<> &B, Module &M) {
+  auto Read = [&](const char *Name) {
+    FunctionCallee F = M.getOrInsertFunction(
+        Name, FunctionType::get(B.getInt32Ty(), false));
+    if (auto *Fn = dyn_cast<Function>(F.getCallee()))
+      Fn->setDoesNotAccessMemory();
+    return B.CreateZExt(B.CreateCall(F), B.getInt64Ty());
+  };
+  Value *Tid = Read("kp_dev_tid_x"), *Ctaid = Read("kp_dev_ctaid_x");
+  Value *Ntid = Read("kp_dev_ntid_x"), *Nctaid = Read("kp_dev_nctaid_x");
+  return {B.CreateAdd(B.CreateMul(Ctaid, Ntid), Tid), B.CreateMul(Nctaid, Ntid)};
+}
+
+Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info,
+                      const Signature &Sig, const std::string &Name) {
+  LLVMContext &C = M.getContext();
+  auto *Ptr = PointerType::get(C, 0);
+  SmallVector<Type *, 8> Params = {Type::getInt64Ty(C), Ptr};
+  for (const ElemType &E : Sig.Params)
+    Params.append({Ptr, irType(C, E)});
+  Params.push_back(Type::getInt32Ty(C));
+  Function *K = Function::Create(FunctionType::get(Type::getVoidTy(C), Params, false),
+                                 GlobalValue::InternalLinkage, Name, M);
+  K->addFnAttr(Attribute::NoUnwind);
+  Value *N = K->getArg(0), *Out = K->getArg(1), *Mask = K->getArg(K->arg_size() - 1);
+
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", K);
+  BasicBlock *Check = BasicBlock::Create(C, "check", K);
+  BasicBlock *Body = BasicBlock::Create(C, "body", K);
+  BasicBlock *Exit = BasicBlock::Create(C, "exit", K);
+  IRBuilder<> B(Entry);
+  auto [Start, Stride] = gridIndexAndStride(B, M);
+  B.CreateBr(Check);
+
+  B.SetInsertPoint(Check);
+  PHINode *I = B.CreatePHI(B.getInt64Ty(), 2, "i");
+  I->addIncoming(Start, Entry);
+  B.CreateCondBr(B.CreateICmpSLT(I, N), Body, Exit);
+
+  B.SetInsertPoint(Body);
+  SmallVector<Value *, 8> CallArgs;
+  for (unsigned J = 0; J < Sig.Params.size(); ++J) {
+    Type *Ty = irType(C, Sig.Params[J]);
+    Value *Arr = K->getArg(2 + 2 * J), *Scalar = K->getArg(3 + 2 * J);
+    // A uniform branch per operand: loads only from arrays that exist.
+    Value *IsScalar = B.CreateTrunc(B.CreateLShr(Mask, J), B.getInt1Ty());
+    BasicBlock *Load = BasicBlock::Create(C, "load", K, Exit);
+    BasicBlock *Join = BasicBlock::Create(C, "join", K, Exit);
+    BasicBlock *From = B.GetInsertBlock();
+    B.CreateCondBr(IsScalar, Join, Load);
+    B.SetInsertPoint(Load);
+    Value *Elem = B.CreateLoad(Ty, B.CreateInBoundsGEP(Ty, Arr, I));
+    B.CreateBr(Join);
+    B.SetInsertPoint(Join);
+    PHINode *X = B.CreatePHI(Ty, 2);
+    X->addIncoming(Scalar, From);
+    X->addIncoming(Elem, Load);
+    const ParamInfo &P = Info.Params[J];
+    CallArgs.push_back(convert(B, X, Sig.Params[J].Kind == ElemKind::Int,
+                               F->getFunctionType()->getParamType(J), P.IsSigned));
+  }
+  CallInst *R = B.CreateCall(F, CallArgs);
+  copyParamAttrs(F, R);
+  Type *ResTy = irType(C, Sig.Result);
+  Value *Res = convert(B, R, Info.Result.IsSigned, ResTy, Sig.Result.Kind == ElemKind::Int);
+  B.CreateStore(Res, B.CreateInBoundsGEP(ResTy, Out, I));
+  Value *Next = B.CreateAdd(I, Stride);
+  I->addIncoming(Next, B.GetInsertBlock());
+  B.CreateBr(Check);
+
+  B.SetInsertPoint(Exit);
+  B.CreateRetVoid();
+  return K;
+}
+
+uint64_t elemBytes(const ElemType &E) { return E.Bits / 8; }
+
+} // namespace
+
+void addVectorizeKernels(Module &M, const TranslationUnitInfo &Info,
+                         std::vector<KernelEntry> &Kernels, const PassReporter &Report) {
+  for (const DeviceFunctionInfo &VI : Info.Functions) {
+    if (VI.TheRole != DeviceFunctionInfo::Vectorize)
+      continue;
+    Function *F = M.getFunction(VI.IRName);
+    if (!F || F->isDeclaration())
+      continue;
+    for (size_t S = 0; S < VI.Signatures.size(); ++S) {
+      Signature Sig;
+      SignatureError Err;
+      if (!parseSignature(VI.Signatures[S], Sig, Err)) {
+        Report.Error("internal error: signature '" + VI.Signatures[S] + "' of '" + VI.IRName +
+                     "' did not parse: " + Err.Message);
+        continue;
+      }
+      KernelEntry E;
+      E.Name = "__kp_vec_" + VI.IRName + "_" + std::to_string(S);
+      E.Fn = buildKernel(M, F, VI, Sig, E.Name);
+      E.HostFn = F;
+      E.IsVectorize = true;
+      E.Signature = Sig.canonical();
+      E.Flags = KP_KERNEL_VECTORIZE;
+      E.File = VI.File;
+      E.Line = VI.Line;
+      E.Params.push_back({"n", KP_PARAM_VALUE, 0, 8, 0});
+      E.Params.push_back({"out", KP_PARAM_POINTER, 0, 8, elemBytes(Sig.Result)});
+      for (size_t J = 0; J < Sig.Params.size(); ++J) {
+        std::string PName = J < VI.Params.size() ? VI.Params[J].Name : std::to_string(J);
+        E.Params.push_back({PName, KP_PARAM_POINTER, KP_PARAM_CONST, 8,
+                            elemBytes(Sig.Params[J])});
+        E.Params.push_back({PName + ".scalar", KP_PARAM_VALUE, 0, elemBytes(Sig.Params[J]), 0});
+      }
+      E.Params.push_back({"scalar_mask", KP_PARAM_VALUE, 0, 4, 0});
+      Kernels.push_back(std::move(E));
+    }
+  }
+}
+
+} // namespace kernplug
