@@ -1,0 +1,45 @@
+# kernplug: the two commands of the README, and the steps they are made of.
+#
+#   make demo    install what is missing, build, run every example, print a summary table
+#   make test    install what is missing, build, run the whole CTest suite
+#
+# The real build is CMake + Ninja in $(BUILD_DIR); this file only sequences it. Each target
+# runs its steps in order through sub-makes, so `make -j` cannot start a build before the
+# dependencies are installed.
+
+BUILD_DIR ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE ?= cmake
+CTEST ?= ctest
+CMAKE_FLAGS ?=
+
+CONFIGURE = $(CMAKE) -S . -B $(BUILD_DIR) -G Ninja \
+            -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 $(CMAKE_FLAGS)
+
+.PHONY: all deps configure build demo test clean
+
+all: build
+
+# Installs missing Debian packages (apt-get, sudo when not root); quick when all are there.
+deps:
+	@bash scripts/install-deps.sh
+
+# Configures once; later builds let CMake re-run itself when a CMakeLists.txt changes.
+configure:
+	@test -f $(BUILD_DIR)/CMakeCache.txt || $(CONFIGURE)
+
+build: configure
+	$(CMAKE) --build $(BUILD_DIR) --parallel $(JOBS)
+
+demo:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory build
+	$(CMAKE) -DBUILD_DIR=$(BUILD_DIR) -P scripts/demo.cmake
+
+test:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory build
+	$(CTEST) --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+
+clean:
+	rm -rf $(BUILD_DIR)
