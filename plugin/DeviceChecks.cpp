@@ -142,7 +142,8 @@ public:
       return true;
     }
     const auto *VD = dyn_cast<VarDecl>(E->getDecl());
-    if (!VD || !VD->hasGlobalStorage() || VD->hasAttr<CUDASharedAttr>())
+    // Static locals are judged once, at their declaration.
+    if (!VD || !VD->hasGlobalStorage() || VD->hasAttr<CUDASharedAttr>() || VD->isStaticLocal())
       return true;
     if (VD->getTLSKind() != VarDecl::TLS_None) {
       St.error(E->getLocation(), "device code cannot use the thread-local variable '%0'")
@@ -217,7 +218,10 @@ private:
   void checkExternalCall(const CallExpr *CE, const FunctionDecl *Callee) {
     StringRef Name = Callee->getName();
     unsigned ID = Callee->getBuiltinID();
-    if (ID && !St.Ctx.BuiltinInfo.isLibFunction(ID)) {
+    // Library builtins (expf, printf, __builtin_expf) are judged by name below;
+    // the other builtins become plain instructions.
+    const Builtin::Context &BI = St.Ctx.BuiltinInfo;
+    if (ID && !BI.isLibFunction(ID) && !BI.isPredefinedLibFunction(ID)) {
       if (!Name.starts_with("__builtin_ia32"))
         return;
       St.error(CE->getBeginLoc(), "x86 builtin '%0' cannot be used in device code") << nameOf(Callee);
@@ -337,9 +341,10 @@ bool DeviceChecksConsumer::HandleTopLevelDecl(DeclGroupRef DG) {
 
 void DeviceChecksConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   CheckState St(Ctx, Opts);
-  // Kernels first, so that notes name the kernel when one reaches a helper.
+  // Kernels first, and each wave walked to the end before the next starts, so
+  // that notes name a kernel whenever one reaches a helper.
   std::vector<const FunctionDecl *> Roots;
-  for (int Pass = 0; Pass < 2; ++Pass)
+  for (int Pass = 0; Pass < 2; ++Pass) {
     for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
       const auto *FD = dyn_cast<FunctionDecl>(D);
       if (!FD || !FD->doesThisDeclarationHaveABody() || !isMarkedDevice(FD))
@@ -351,10 +356,11 @@ void DeviceChecksConsumer::HandleTranslationUnit(ASTContext &Ctx) {
       Roots.push_back(FD);
       St.reach(FD, FD);
     }
-  while (!St.Work.empty()) {
-    const FunctionDecl *FD = St.Work.front();
-    St.Work.pop_front();
-    BodyChecker(St, FD).TraverseStmt(FD->getBody());
+    while (!St.Work.empty()) {
+      const FunctionDecl *FD = St.Work.front();
+      St.Work.pop_front();
+      BodyChecker(St, FD).TraverseStmt(FD->getBody());
+    }
   }
   StraySharedFinder(St).TraverseDecl(Ctx.getTranslationUnitDecl());
 

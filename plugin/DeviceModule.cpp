@@ -8,6 +8,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -139,6 +140,32 @@ void resetModuleFlags(Module &Dev) {
       Dev.eraseNamedMetadata(N);
 }
 
+/// ptxas refuses optimised code with DWARF in the PTX; line directives alone
+/// (.file/.loc, what -g asks for here) are what DebugDirectivesOnly emits.
+void useLineDirectivesOnly(Module &Dev) {
+  NamedMDNode *CUs = Dev.getNamedMetadata("llvm.dbg.cu");
+  if (!CUs)
+    return;
+  DenseMap<DICompileUnit *, DICompileUnit *> Map;
+  for (MDNode *N : CUs->operands()) {
+    auto *CU = cast<DICompileUnit>(N);
+    Map[CU] = DICompileUnit::getDistinct(
+        Dev.getContext(), CU->getSourceLanguage(), CU->getFile(), CU->getProducer(),
+        CU->isOptimized(), CU->getFlags(), CU->getRuntimeVersion(),
+        CU->getSplitDebugFilename(), DICompileUnit::DebugDirectivesOnly, {}, {}, {}, {}, {},
+        CU->getDWOId(), CU->getSplitDebugInlining(), false, CU->getNameTableKind(),
+        CU->getRangesBaseAddress(), CU->getSysRoot(), CU->getSDK());
+  }
+  DebugInfoFinder Finder;
+  Finder.processModule(Dev);
+  for (DISubprogram *SP : Finder.subprograms())
+    if (DICompileUnit *New = Map.lookup(SP->getUnit()))
+      SP->replaceUnit(New);
+  CUs->clearOperands();
+  for (auto &[Old, New] : Map)
+    CUs->addOperand(New);
+}
+
 void eraseUnusedDeclarations(Module &Dev) {
   bool Changed = true;
   while (Changed) {
@@ -238,10 +265,12 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
         moveToSharedSpace(DevGV);
 
   resetModuleFlags(*Dev);
-  if (!Opts.DebugLineInfo)
-    StripDebugInfo(*Dev);
-  else
+  if (Opts.DebugLineInfo) {
     stripNonLineTableDebugInfo(*Dev);
+    useLineDirectivesOnly(*Dev);
+  } else {
+    StripDebugInfo(*Dev);
+  }
   eraseUnusedDeclarations(*Dev);
   return Dev;
 }

@@ -27,11 +27,12 @@ static bool parseArchList(llvm::StringRef Value, std::vector<unsigned> &Out,
   std::vector<unsigned> Archs;
   for (llvm::StringRef P : Parts) {
     P = P.trim();
+    llvm::StringRef Token = P;
     unsigned SM = 0;
     const auto &Known = PluginOptions::supportedArchs();
     if (!P.consume_front("sm_") || P.getAsInteger(10, SM) ||
         std::find(Known.begin(), Known.end(), SM) == Known.end()) {
-      Error = "unsupported arch '" + std::string(P.data(), Parts.back().end()) +
+      Error = "unsupported arch '" + Token.str() +
               "' in arch=" + Value.str() + " (supported:";
       for (unsigned K : Known)
         Error += " " + PluginOptions::archName(K);
