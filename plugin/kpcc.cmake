@@ -77,8 +77,20 @@ if(BUILD_TESTING)
   add_test(NAME kpcc.installed
     COMMAND sh ${PROJECT_SOURCE_DIR}/scripts/check-kpcc-install.sh
             ${PROJECT_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR}/kpcc-install-test)
-  set_tests_properties(kpcc.version kpcc.help kpcc.show_compile kpcc.show_link kpcc.installed
-                       PROPERTIES LABELS compile)
+  # The build-tree kpcc compiles a kernel: the plugin loads, and the object carries its PTX.
+  set(kpcc_work ${CMAKE_CURRENT_BINARY_DIR}/kpcc-test)
+  file(WRITE ${kpcc_work}/twice.c
+    "#include <kernplug.h>\n"
+    "__attribute__((kernel)) void twice(float *x, int n) {\n"
+    "  int i = grid(1);\n"
+    "  if (i < n) x[i] *= 2.0f;\n"
+    "}\n")
+  add_test(NAME kpcc.compile_kernel COMMAND ${kpcc_expect}
+    "^\\.visible \\.entry twice\\("
+    -- sh -c "'${KPCC_BUILD_TREE}' -O2 -Wall -Wextra -Werror -c twice.c -o twice.o && strings twice.o"
+    WORKING_DIRECTORY ${kpcc_work})
+  set_tests_properties(kpcc.version kpcc.help kpcc.show_compile kpcc.show_link
+                       kpcc.compile_kernel kpcc.installed PROPERTIES LABELS compile)
   # The install test builds nothing but installs the whole project: keep it alone.
   set_tests_properties(kpcc.installed PROPERTIES RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
 endif()
