@@ -1,0 +1,2 @@
+// DIAG: error: kernplug: unknown option 'colour' (known: arch, save-temps, verbose, device-opt, libdevice, ptxas, device-runtime) in -fplugin-arg-kernplug-colour=blue
+int x;
