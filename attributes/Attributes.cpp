@@ -158,8 +158,7 @@ class VectorizeAttrInfo : public ParsedAttrInfo {
 public:
   VectorizeAttrInfo() {
     OptArgs = 15;
-    static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "vectorize"},
-                                     {ParsedAttr::AS_C23, "kernplug::vectorize"}};
+    static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "vectorize"}};
     Spellings = S;
   }
 
@@ -237,8 +236,7 @@ public:
 class ReduceAttrInfo : public ParsedAttrInfo {
 public:
   ReduceAttrInfo() {
-    static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "reduce"},
-                                     {ParsedAttr::AS_C23, "kernplug::reduce"}};
+    static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "reduce"}};
     Spellings = S;
   }
 
