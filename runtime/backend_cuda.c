@@ -1,0 +1,411 @@
+/* backend_cuda.c — kernels on an NVIDIA GPU through the CUDA driver API.
+ *
+ * libcuda.so.1 is opened with dlopen (KP_LIBCUDA overrides the path, which is how the tests
+ * load a fake driver), so the runtime links nothing from CUDA and a binary built with
+ * kernplug runs on machines without a GPU. One device (0), its primary context made current
+ * on each host thread on first use. A kernel's module is loaded on its first launch — the
+ * cubin for the device's arch when the plugin embedded one, else the PTX through the driver's
+ * JIT — and the CUfunction is cached in the kernel descriptor, so a launch after the first is
+ * a thread-local check, one atomic load and cuLaunchKernel: no lookup, no allocation. */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_driver.h"
+#include "kp_internal.h"
+
+/* Oldest driver accepted: CUDA 10.0 introduced PTX ISA 6.3, the lowest the plugin emits. */
+enum { KP_MIN_DRIVER_VERSION = 10000, KP_OLDEST_SM = 75 };
+/* Above this many dynamic shared bytes CUDA needs an explicit opt-in per function. */
+enum { KP_DEFAULT_DYNAMIC_SHARED = 48 * 1024 };
+
+static struct driver {
+  void *lib;
+#define KP_DECLARE_FN(name, symbol, params) CUresult (*name) params;
+  KP_CUDA_DRIVER_FUNCTIONS(KP_DECLARE_FN)
+#undef KP_DECLARE_FN
+} drv;
+
+static char g_libcuda_path[512];
+static CUdevice g_device;
+static CUcontext g_context;
+static int g_device_count, g_driver_version, g_sm;
+static char g_device_name[256];
+static char g_owner[320];
+static pthread_mutex_t g_load_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local int tls_context_current;
+
+/* ---- errors ------------------------------------------------------------------------------ */
+
+static const char *error_name(CUresult r) {
+  const char *s = NULL;
+  if (drv.cuGetErrorName && drv.cuGetErrorName(r, &s) == CUDA_SUCCESS && s) return s;
+  return "CUDA_ERROR_UNRECOGNIZED";
+}
+
+static const char *error_string(CUresult r) {
+  const char *s = NULL;
+  if (drv.cuGetErrorString && drv.cuGetErrorString(r, &s) == CUDA_SUCCESS && s) return s;
+  return "no description from the driver";
+}
+
+static kp_error code_for(CUresult r, kp_error otherwise) {
+  switch (r) {
+  case CUDA_ERROR_OUT_OF_MEMORY: return KP_ERROR_OUT_OF_MEMORY;
+  case CUDA_ERROR_NO_DEVICE:
+  case CUDA_ERROR_INSUFFICIENT_DRIVER: return KP_ERROR_NO_DEVICE;
+  default: return otherwise;
+  }
+}
+
+/* Errors 700-720 are "sticky" kernel faults that surface at the next synchronising call;
+ * the call that reports them is innocent, so name the kernel that probably caused it. */
+static const char *async_note(CUresult r, char *buf, size_t size) {
+  const char *k = kp_last_launched_kernel();
+  if (r >= 700 && r <= 720 && k)
+    snprintf(buf, size, "; a kernel failed earlier (the last one launched was '%s')", k);
+  else
+    buf[0] = '\0';
+  return buf;
+}
+
+/* "<context>: <call> returned CUDA_ERROR_X (description)<note>" */
+static kp_error cuda_fail(CUresult r, kp_error otherwise, const char *call, const char *fmt, ...)
+    KP_PRINTF(4, 5);
+static kp_error cuda_fail(CUresult r, kp_error otherwise, const char *call, const char *fmt,
+                          ...) {
+  char context[1024], note[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(context, sizeof context, fmt, ap);
+  va_end(ap);
+  return kp_fail(code_for(r, otherwise), "%s: %s returned %s (%s)%s", context, call,
+                 error_name(r), error_string(r), async_note(r, note, sizeof note));
+}
+
+/* ---- start-up ---------------------------------------------------------------------------- */
+
+static int load_driver(char *why, size_t why_size) {
+  const char *path = getenv("KP_LIBCUDA");
+  if (!path || !*path) path = "libcuda.so.1";
+  snprintf(g_libcuda_path, sizeof g_libcuda_path, "%s", path);
+  drv.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!drv.lib) {
+    const char *e = dlerror();
+    snprintf(why, why_size, "cannot load the NVIDIA driver library %s (%s)", path,
+             e ? e : "dlopen failed");
+    return 0;
+  }
+#define KP_LOAD_FN(name, symbol, params)                                                       \
+  *(void **)&drv.name = dlsym(drv.lib, symbol);                                                \
+  if (!drv.name) {                                                                             \
+    snprintf(why, why_size, "%s has no %s: the NVIDIA driver is too old", path, symbol);      \
+    return 0;                                                                                  \
+  }
+  KP_CUDA_DRIVER_FUNCTIONS(KP_LOAD_FN)
+#undef KP_LOAD_FN
+  return 1;
+}
+
+static int device_attribute(CUdevice dev, CUdevice_attribute a) {
+  int v = 0;
+  if (drv.cuDeviceGetAttribute(&v, a, dev) != CUDA_SUCCESS) v = 0;
+  return v;
+}
+#define attribute(a) device_attribute(g_device, (a))
+
+#define KP_TRY_INIT(call, ...)                                                                 \
+  do {                                                                                         \
+    CUresult r_ = drv.call;                                                                    \
+    if (r_ != CUDA_SUCCESS) {                                                                  \
+      snprintf(why, why_size, __VA_ARGS__);                                                    \
+      size_t used_ = strlen(why);                                                              \
+      snprintf(why + used_, why_size - used_, ": %s returned %s (%s)", #call, error_name(r_),  \
+               error_string(r_));                                                              \
+      return NULL;                                                                             \
+    }                                                                                          \
+  } while (0)
+
+static kp_backend g_cuda;
+
+const kp_backend *kp_cuda_backend_init(char *why, size_t why_size) {
+  if (!load_driver(why, why_size)) return NULL;
+  KP_TRY_INIT(cuInit(0), "the CUDA driver (%s) does not start", g_libcuda_path);
+  KP_TRY_INIT(cuDriverGetVersion(&g_driver_version), "cannot read the driver version");
+  if (g_driver_version < KP_MIN_DRIVER_VERSION) {
+    snprintf(why, why_size,
+             "the NVIDIA driver is too old: it supports CUDA %d.%d, kernplug needs CUDA %d.%d "
+             "or newer",
+             g_driver_version / 1000, g_driver_version % 1000 / 10, KP_MIN_DRIVER_VERSION / 1000,
+             KP_MIN_DRIVER_VERSION % 1000 / 10);
+    return NULL;
+  }
+  KP_TRY_INIT(cuDeviceGetCount(&g_device_count), "cannot count CUDA devices");
+  if (g_device_count < 1) {
+    snprintf(why, why_size, "the CUDA driver reports no device");
+    return NULL;
+  }
+  KP_TRY_INIT(cuDeviceGet(&g_device, 0), "cannot open CUDA device 0");
+  if (drv.cuDeviceGetName(g_device_name, (int)sizeof g_device_name, g_device) != CUDA_SUCCESS)
+    snprintf(g_device_name, sizeof g_device_name, "unnamed device");
+  g_sm = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10 +
+         attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  KP_TRY_INIT(cuDevicePrimaryCtxRetain(&g_context, g_device),
+              "cannot create a context on device 0 (%s)", g_device_name);
+  KP_TRY_INIT(cuCtxSetCurrent(g_context), "cannot use the context of device 0 (%s)",
+              g_device_name);
+  tls_context_current = 1;
+
+  g_cuda.limits.max_threads_per_block = attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  g_cuda.limits.max_block[0] = attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
+  g_cuda.limits.max_block[1] = attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y);
+  g_cuda.limits.max_block[2] = attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z);
+  g_cuda.limits.max_grid[0] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
+  g_cuda.limits.max_grid[1] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
+  g_cuda.limits.max_grid[2] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
+  long long optin = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  long long plain = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+  g_cuda.limits.max_shared_bytes = optin > plain ? optin : plain;
+  snprintf(g_owner, sizeof g_owner, "CUDA device 0 (%s, sm_%d)", g_device_name, g_sm);
+  return &g_cuda;
+}
+
+/* The primary context must be current on every host thread that calls the driver. */
+static kp_error ensure_context(const char *what) {
+  if (tls_context_current) return KP_SUCCESS;
+  CUresult r = drv.cuCtxSetCurrent(g_context);
+  if (r != CUDA_SUCCESS)
+    return cuda_fail(r, KP_ERROR_CUDA, "cuCtxSetCurrent", "%s on device 0 (%s)", what,
+                     g_device_name);
+  tls_context_current = 1;
+  return KP_SUCCESS;
+}
+
+/* ---- modules ----------------------------------------------------------------------------- */
+
+/* The newest cubin the device can run (same major arch, minor not above the device's), and
+ * the newest PTX not newer than the device (the driver JIT-compiles it forward). */
+static void pick_images(const kp_module_desc *m, const kp_image_desc **cubin,
+                        const kp_image_desc **ptx, const kp_image_desc **too_new_ptx) {
+  *cubin = *ptx = *too_new_ptx = NULL;
+  for (uint64_t i = 0; i < m->num_images; i++) {
+    const kp_image_desc *im = &m->images[i];
+    int sm = (int)im->sm;
+    if (im->kind == KP_IMAGE_CUBIN) {
+      if (sm / 10 == g_sm / 10 && sm <= g_sm && (!*cubin || sm > (int)(*cubin)->sm)) *cubin = im;
+    } else if (im->kind == KP_IMAGE_PTX) {
+      if (sm <= g_sm) {
+        if (!*ptx || sm > (int)(*ptx)->sm) *ptx = im;
+      } else if (!*too_new_ptx || sm < (int)(*too_new_ptx)->sm) {
+        *too_new_ptx = im;
+      }
+    }
+  }
+}
+
+static kp_error load_module(const kp_kernel_desc *k, CUmodule *out) {
+  const kp_module_desc *m = k->module;
+  const char *source = m->source ? m->source : "?";
+  const kp_image_desc *cubin, *ptx, *too_new;
+  pick_images(m, &cubin, &ptx, &too_new);
+  CUresult cubin_result = CUDA_SUCCESS;
+  if (cubin) {
+    cubin_result = drv.cuModuleLoadDataEx(out, cubin->data, 0, NULL, NULL);
+    if (cubin_result == CUDA_SUCCESS) return KP_SUCCESS;
+    /* Fall back to the PTX: a cubin the driver refuses is not fatal while PTX is there. */
+  }
+  if (!ptx) {
+    if (cubin)
+      return cuda_fail(cubin_result, KP_ERROR_LAUNCH, "cuModuleLoadDataEx",
+                       "launch(%s, ...): loading the sm_%d cubin of %s (no PTX to fall back to)",
+                       k->name, (int)cubin->sm, source);
+    if (too_new)
+      return kp_fail(KP_ERROR_LAUNCH,
+                     "launch(%s, ...): the GPU code of %s was built for sm_%d or newer, but %s "
+                     "is sm_%d: rebuild for an older GPU architecture",
+                     k->name, source, (int)too_new->sm, g_owner, g_sm);
+    return kp_fail(KP_ERROR_LAUNCH,
+                   "launch(%s, ...): %s has no GPU code (PTX or cubin) for this kernel: was it "
+                   "compiled with -fplugin=kernplug.so?",
+                   k->name, source);
+  }
+  /* The JIT's error log says what is wrong with the PTX; it is the only useful part. */
+  char log[8192];
+  log[0] = '\0';
+  CUjit_option opts[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *vals[2] = {log, (void *)(uintptr_t)sizeof log};
+  CUresult r = drv.cuModuleLoadDataEx(out, ptx->data, 2, opts, vals);
+  if (r == CUDA_SUCCESS) return KP_SUCCESS;
+  log[sizeof log - 1] = '\0';
+  char hint[256] = "";
+  if (r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
+    snprintf(hint, sizeof hint,
+             "; the driver supports CUDA %d.%d, which is older than this PTX needs: update the "
+             "NVIDIA driver",
+             g_driver_version / 1000, g_driver_version % 1000 / 10);
+  return cuda_fail(r, KP_ERROR_LAUNCH, "cuModuleLoadDataEx",
+                   "launch(%s, ...): JIT-compiling the sm_%d PTX of %s for %s failed%s%s%s",
+                   k->name, (int)ptx->sm, source, g_owner, hint, log[0] ? "; JIT log:\n" : "",
+                   log);
+}
+
+/* The kernel's CUfunction, loading its module on first use. Fast path: one acquire load. */
+static kp_error get_function(kp_kernel_desc *k, CUfunction *out) {
+  CUfunction f = __atomic_load_n((CUfunction *)&k->runtime_data, __ATOMIC_ACQUIRE);
+  if (f) {
+    *out = f;
+    return KP_SUCCESS;
+  }
+  kp_error err = KP_SUCCESS;
+  pthread_mutex_lock(&g_load_lock);
+  f = (CUfunction)k->runtime_data;
+  if (!f) {
+    CUmodule mod = (CUmodule)k->module->runtime_data;
+    if (!mod) {
+      err = load_module(k, &mod);
+      if (!err) k->module->runtime_data = mod;
+    }
+    if (!err) {
+      CUresult r = drv.cuModuleGetFunction(&f, mod, k->name);
+      if (r != CUDA_SUCCESS)
+        err = cuda_fail(r, KP_ERROR_LAUNCH, "cuModuleGetFunction",
+                        "launch(%s, ...): finding .entry %s in the GPU code of %s", k->name,
+                        k->name, k->module->source ? k->module->source : "?");
+      else
+        __atomic_store_n((CUfunction *)&k->runtime_data, f, __ATOMIC_RELEASE);
+    }
+  }
+  pthread_mutex_unlock(&g_load_lock);
+  *out = f;
+  return err;
+}
+
+/* ---- the backend operations -------------------------------------------------------------- */
+
+static kp_error cuda_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {
+  kp_error err = ensure_context("launch");
+  if (err) return err;
+  CUfunction f;
+  if ((err = get_function(k, &f))) return err;
+  if (cfg->shared_bytes > KP_DEFAULT_DYNAMIC_SHARED) {
+    CUresult r = drv.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                        (int)cfg->shared_bytes);
+    if (r != CUDA_SUCCESS)
+      return cuda_fail(r, KP_ERROR_LAUNCH, "cuFuncSetAttribute",
+                       "launch(%s, ...): allowing %zu bytes of dynamic shared memory", k->name,
+                       cfg->shared_bytes);
+  }
+  kp_note_launched_kernel(k->name);
+  CUresult r = drv.cuLaunchKernel(f, (unsigned)cfg->blocks.x, (unsigned)cfg->blocks.y,
+                                  (unsigned)cfg->blocks.z, (unsigned)cfg->threads.x,
+                                  (unsigned)cfg->threads.y, (unsigned)cfg->threads.z,
+                                  (unsigned)cfg->shared_bytes, (CUstream)cfg->stream, args, NULL);
+  if (r != CUDA_SUCCESS)
+    return cuda_fail(r, KP_ERROR_LAUNCH, "cuLaunchKernel",
+                     "launch(%s, ...) with blocks (%lld, %lld, %lld), threads (%lld, %lld, %lld), "
+                     "%zu shared bytes",
+                     k->name, cfg->blocks.x, cfg->blocks.y, cfg->blocks.z, cfg->threads.x,
+                     cfg->threads.y, cfg->threads.z, cfg->shared_bytes);
+  return KP_SUCCESS;
+}
+
+static kp_error cuda_alloc(size_t bytes, void **out, const char *what) {
+  kp_error err = ensure_context(what);
+  if (err) return err;
+  CUdeviceptr d = 0;
+  /* cuMemAlloc refuses 0 bytes; an empty array still needs a distinct pointer. */
+  CUresult r = drv.cuMemAlloc(&d, bytes ? bytes : 1);
+  if (r != CUDA_SUCCESS)
+    return cuda_fail(r, KP_ERROR_CUDA, "cuMemAlloc", "%s: allocating %zu bytes on %s", what,
+                     bytes, g_owner);
+  *out = (void *)(uintptr_t)d;
+  return KP_SUCCESS;
+}
+
+static kp_error cuda_release(void *p, const char *what) {
+  kp_error err = ensure_context(what);
+  if (err) return err;
+  CUresult r = drv.cuMemFree((CUdeviceptr)(uintptr_t)p);
+  if (r != CUDA_SUCCESS)
+    return cuda_fail(r, KP_ERROR_CUDA, "cuMemFree", "%s(%p)", what, p);
+  return KP_SUCCESS;
+}
+
+static kp_error cuda_to_device(void *dst, const void *src, size_t bytes, const char *what) {
+  kp_error err = ensure_context(what);
+  if (err) return err;
+  CUresult r = drv.cuMemcpyHtoD((CUdeviceptr)(uintptr_t)dst, src, bytes);
+  if (r != CUDA_SUCCESS)
+    return cuda_fail(r, KP_ERROR_CUDA, "cuMemcpyHtoD", "%s: copying %zu bytes to %p", what,
+                     bytes, dst);
+  return KP_SUCCESS;
+}
+
+static kp_error cuda_to_host(void *dst, const void *src, size_t bytes, const char *what) {
+  kp_error err = ensure_context(what);
+  if (err) return err;
+  CUresult r = drv.cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)src, bytes);
+  if (r != CUDA_SUCCESS)
+    return cuda_fail(r, KP_ERROR_CUDA, "cuMemcpyDtoH", "%s: copying %zu bytes from %p", what,
+                     bytes, src);
+  return KP_SUCCESS;
+}
+
+static kp_error cuda_synchronize(const char *what) {
+  kp_error err = ensure_context(what);
+  if (err) return err;
+  CUresult r = drv.cuCtxSynchronize();
+  if (r != CUDA_SUCCESS) return cuda_fail(r, KP_ERROR_CUDA, "cuCtxSynchronize", "%s", what);
+  return KP_SUCCESS;
+}
+
+static int cuda_device_count(void) { return g_device_count; }
+
+/* Like numba.cuda.detect(): one paragraph per device, then a summary. */
+static void cuda_detect(void) {
+  printf("Found %d CUDA devices\n", g_device_count);
+  int supported = 0;
+  for (int i = 0; i < g_device_count; i++) {
+    CUdevice dev;
+    if (drv.cuDeviceGet(&dev, i) != CUDA_SUCCESS) continue;
+#undef attribute
+#define attribute(a) device_attribute(dev, (a))
+    char name[256] = "unnamed device";
+    drv.cuDeviceGetName(name, (int)sizeof name, dev);
+    int major = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    int minor = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    int ok = major * 10 + minor >= KP_OLDEST_SM;
+    supported += ok;
+    size_t mem = 0;
+    drv.cuDeviceTotalMem(&mem, dev);
+    printf("id %d    %-40s [%s]\n", i, name, ok ? "SUPPORTED" : "NOT SUPPORTED (needs sm_75+)");
+    printf("%40s: %d.%d\n", "Compute Capability", major, minor);
+    printf("%40s: %d\n", "PCI Device ID", attribute(CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID));
+    printf("%40s: %d\n", "PCI Bus ID", attribute(CU_DEVICE_ATTRIBUTE_PCI_BUS_ID));
+    printf("%40s: %d\n", "Multiprocessors", attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
+    printf("%40s: %zu\n", "Memory (MiB)", mem >> 20);
+    printf("%40s: %s\n", "Watchdog",
+           attribute(CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT) ? "Enabled" : "Disabled");
+  }
+  printf("Summary:\n\t%d/%d devices are supported\n", supported, g_device_count);
+  printf("kernplug %d.%d.%d: kernels run on the cuda backend, device 0; driver CUDA %d.%d "
+         "(%s)\n",
+         KP_VERSION_MAJOR, KP_VERSION_MINOR, KP_VERSION_PATCH, g_driver_version / 1000,
+         g_driver_version % 1000 / 10, g_libcuda_path);
+}
+
+static kp_backend g_cuda = {
+    .name = "cuda",
+    .limits_owner = g_owner,
+    .launch = cuda_launch,
+    .alloc = cuda_alloc,
+    .release = cuda_release,
+    .to_device = cuda_to_device,
+    .to_host = cuda_to_host,
+    .synchronize = cuda_synchronize,
+    .detect = cuda_detect,
+    .device_count = cuda_device_count,
+};

@@ -1,0 +1,108 @@
+/* cuda_driver.h — the part of the CUDA driver API (cuda.h) that libkernplug_rt uses.
+ *
+ * Declared here instead of including cuda.h so that the runtime builds without the toolkit;
+ * the driver itself is loaded with dlopen at run time. Values are those of cuda.h, which are
+ * ABI and never change meaning. The fake driver of tests/runtime includes this file too, so
+ * both sides agree by construction; the values were checked against CUDA 13's cuda.h. */
+#ifndef KP_CUDA_DRIVER_H
+#define KP_CUDA_DRIVER_H
+
+#include <stddef.h>
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+
+enum {
+  CUDA_SUCCESS = 0,
+  CUDA_ERROR_INVALID_VALUE = 1,
+  CUDA_ERROR_OUT_OF_MEMORY = 2,
+  CUDA_ERROR_NOT_INITIALIZED = 3,
+  CUDA_ERROR_INSUFFICIENT_DRIVER = 35,
+  CUDA_ERROR_NO_DEVICE = 100,
+  CUDA_ERROR_INVALID_DEVICE = 101,
+  CUDA_ERROR_INVALID_IMAGE = 200,
+  CUDA_ERROR_INVALID_CONTEXT = 201,
+  CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
+  CUDA_ERROR_INVALID_PTX = 218,
+  CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
+  CUDA_ERROR_INVALID_HANDLE = 400,
+  CUDA_ERROR_NOT_FOUND = 500,
+  CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+  CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+  CUDA_ERROR_LAUNCH_TIMEOUT = 702,
+  CUDA_ERROR_LAUNCH_FAILED = 719,
+  CUDA_ERROR_UNKNOWN = 999
+};
+
+/* CUdevice_attribute */
+enum {
+  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2,
+  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y = 3,
+  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z = 4,
+  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5,
+  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6,
+  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7,
+  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,
+  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+  CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT = 17,
+  CU_DEVICE_ATTRIBUTE_PCI_BUS_ID = 33,
+  CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID = 34,
+  CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID = 50,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
+};
+typedef int CUdevice_attribute;
+
+/* CUfunction_attribute */
+enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
+typedef int CUfunction_attribute;
+
+/* CUjit_option */
+enum {
+  CU_JIT_INFO_LOG_BUFFER = 3,
+  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+  CU_JIT_ERROR_LOG_BUFFER = 5,
+  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6
+};
+typedef int CUjit_option;
+
+/* The entry points, with the exported symbol each is loaded from (the _v2 names are the
+ * 64-bit ones that cuda.h's macros select). X(name, symbol, parameters); all return CUresult. */
+#define KP_CUDA_DRIVER_FUNCTIONS(X)                                                            \
+  X(cuGetErrorName, "cuGetErrorName", (CUresult error, const char **str))                      \
+  X(cuGetErrorString, "cuGetErrorString", (CUresult error, const char **str))                  \
+  X(cuInit, "cuInit", (unsigned flags))                                                        \
+  X(cuDriverGetVersion, "cuDriverGetVersion", (int *version))                                  \
+  X(cuDeviceGetCount, "cuDeviceGetCount", (int *count))                                        \
+  X(cuDeviceGet, "cuDeviceGet", (CUdevice * device, int ordinal))                              \
+  X(cuDeviceGetName, "cuDeviceGetName", (char *name, int len, CUdevice dev))                   \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute",                                              \
+    (int *value, CUdevice_attribute attrib, CUdevice dev))                                     \
+  X(cuDeviceTotalMem, "cuDeviceTotalMem_v2", (size_t * bytes, CUdevice dev))                   \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (CUcontext * ctx, CUdevice dev))     \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent", (CUcontext ctx))                                       \
+  X(cuCtxSynchronize, "cuCtxSynchronize", (void))                                              \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx",                                                  \
+    (CUmodule * module, const void *image, unsigned num_options, CUjit_option *options,        \
+     void **option_values))                                                                    \
+  X(cuModuleGetFunction, "cuModuleGetFunction",                                                \
+    (CUfunction * fn, CUmodule module, const char *name))                                      \
+  X(cuFuncSetAttribute, "cuFuncSetAttribute",                                                  \
+    (CUfunction fn, CUfunction_attribute attrib, int value))                                   \
+  X(cuLaunchKernel, "cuLaunchKernel",                                                          \
+    (CUfunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,        \
+     unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream,               \
+     void **kernel_params, void **extra))                                                      \
+  X(cuMemAlloc, "cuMemAlloc_v2", (CUdeviceptr * dptr, size_t bytes))                           \
+  X(cuMemFree, "cuMemFree_v2", (CUdeviceptr dptr))                                             \
+  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", (CUdeviceptr dst, const void *src, size_t bytes))         \
+  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", (void *dst, CUdeviceptr src, size_t bytes))
+
+#endif /* KP_CUDA_DRIVER_H */

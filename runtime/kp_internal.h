@@ -1,0 +1,129 @@
+/* kp_internal.h — declarations shared by the files of libkernplug_rt (never installed).
+ *
+ * The runtime is split by responsibility: error.c (reporting), registry.c (modules from the
+ * plugin), launch.c (launch() configuration and checks), backend.c (KP_BACKEND choice),
+ * backend_cpu.c + pool.c + cpu_device.c (the CPU backend), backend_cuda.c (the driver API),
+ * memory.c + alloc_table.c (explicit transfers), detect.c (kp_detect). */
+#ifndef KP_INTERNAL_H
+#define KP_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define KP_NO_SHORT_NAMES /* the runtime uses only kp_ names; `launch` etc. stay free */
+#include "kernplug.h"
+#include "kp_abi.h"
+
+/* Everything is built with -fvisibility=hidden; public entry points say so explicitly so that
+ * the shared library exports the API of kernplug.h and kp_abi.h and nothing else. */
+#define KP_EXPORT __attribute__((visibility("default")))
+
+#if defined(__GNUC__) || defined(__clang__)
+#define KP_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#define KP_NORETURN __attribute__((noreturn))
+#else
+#define KP_PRINTF(fmt, args)
+#define KP_NORETURN
+#endif
+
+/* ---- errors (error.c) -------------------------------------------------------------------- */
+
+/* Records `code` with a formatted message for kp_last_error(); in abort mode prints
+ * "kernplug: error: <message>" to stderr and aborts. Returns `code` in return mode so that
+ * callers can write `return kp_fail(...)`. */
+kp_error kp_fail(kp_error code, const char *fmt, ...) KP_PRINTF(2, 3);
+kp_error kp_vfail(kp_error code, const char *fmt, va_list ap);
+/* For errors after which nothing can continue (a device primitive the CPU cannot honour
+ * called from inside a kernel): prints and aborts whatever the error mode. */
+KP_NORETURN void kp_fatal(const char *fmt, ...) KP_PRINTF(1, 2);
+
+/* ---- backends (backend.c) ---------------------------------------------------------------- */
+
+typedef struct kp_launch_config {
+  const void *kernel;      /* the function launch() named */
+  const char *kernel_expr; /* how the user spelled it, for messages */
+  kp_extent blocks;
+  kp_extent threads;
+  size_t shared_bytes;
+  kp_stream stream;
+} kp_launch_config;
+
+/* What a launch may ask for; checked in launch.c before any backend sees the launch. */
+typedef struct kp_limits {
+  long long max_threads_per_block;
+  long long max_block[3];
+  long long max_grid[3];
+  long long max_shared_bytes; /* dynamic shared memory per block */
+} kp_limits;
+
+/* A backend: the operations the rest of the runtime needs. Each function that can fail
+ * reports through kp_fail() itself (it knows the call and the driver's error) and returns
+ * the code. `what` names the user-level call for messages ("copy_to_host", …). */
+typedef struct kp_backend {
+  const char *name;
+  const char *limits_owner; /* "the CPU backend", "device 0 (NVIDIA H100)": for messages */
+  kp_limits limits;
+  kp_error (*launch)(kp_kernel_desc *kernel, const kp_launch_config *cfg, void **args);
+  kp_error (*alloc)(size_t bytes, void **out, const char *what);
+  kp_error (*release)(void *ptr, const char *what);
+  kp_error (*to_device)(void *dst, const void *src, size_t bytes, const char *what);
+  kp_error (*to_host)(void *dst, const void *src, size_t bytes, const char *what);
+  kp_error (*synchronize)(const char *what);
+  void (*detect)(void);
+  int (*device_count)(void);
+} kp_backend;
+
+/* The backend in use, chosen once (KP_BACKEND) on first use. NULL after reporting an error
+ * when the requested backend cannot start (KP_BACKEND=cuda without a GPU, a bad value). */
+const kp_backend *kp_backend_get(void);
+/* The same without reporting an error when there is none (kp_detect). */
+const kp_backend *kp_backend_peek(void);
+/* Why the CPU backend was chosen, or why CUDA could not start ("" if not known). */
+const char *kp_backend_reason(void);
+
+/* The CPU backend (backend_cpu.c); cannot fail to start except for bad settings. */
+const kp_backend *kp_cpu_backend_init(char *why, size_t why_size);
+/* The CUDA backend (backend_cuda.c); NULL with the reason in `why` when it cannot start. */
+const kp_backend *kp_cuda_backend_init(char *why, size_t why_size);
+
+/* ---- CPU backend pieces ------------------------------------------------------------------ */
+
+/* pool.c: a fixed set of worker threads that run a function for each participant. */
+typedef void (*kp_pool_task)(void *ctx, int participant);
+int kp_pool_start(int participants, char *why, size_t why_size);
+int kp_pool_size(void);
+/* Runs task(ctx, i) for i in [0, participants) — the caller is participant 0 — and returns
+ * when all have finished. Serialised: one grid at a time. */
+void kp_pool_run(kp_pool_task task, void *ctx);
+
+/* cpu_device.c: the indices the kp_dev_* primitives read on a worker. */
+typedef struct kp_cpu_thread_state {
+  unsigned tid[3], ctaid[3], ntid[3], nctaid[3];
+  unsigned linear_tid; /* tid.x + ntid.x * (tid.y + ntid.y * tid.z), for laneid */
+  void *dynamic_shared;
+  const kp_kernel_desc *kernel; /* for messages from primitives */
+} kp_cpu_thread_state;
+extern _Thread_local kp_cpu_thread_state kp_cpu_state __attribute__((tls_model("initial-exec")));
+
+/* ---- environment helpers (env.c) --------------------------------------------------------- */
+
+/* Parses a positive integer environment variable; returns `fallback` when unset and -1 (after
+ * writing the reason to `why`) when it is set but not a number in [1, max]. */
+long long kp_env_positive(const char *name, long long fallback, long long max, char *why,
+                          size_t why_size);
+
+/* ---- memory (alloc_table.c) -------------------------------------------------------------- */
+
+/* The allocations made through kp_* on the active backend: start pointer → size. */
+void kp_alloc_table_insert(void *ptr, size_t bytes);
+/* Removes ptr if it starts an allocation; returns 1 if it did, 0 if unknown. */
+int kp_alloc_table_remove(void *ptr);
+/* Finds the allocation containing ptr; returns 1 and its start and size, or 0. */
+int kp_alloc_table_find(const void *ptr, void **start, size_t *bytes);
+
+/* The name of the last kernel launched on any host thread (for asynchronous CUDA errors). */
+const char *kp_last_launched_kernel(void);
+void kp_note_launched_kernel(const char *name);
+
+#endif /* KP_INTERNAL_H */

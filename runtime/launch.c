@@ -1,0 +1,122 @@
+/* launch.c — launch(k, blocks, threads[, shared[, stream]])(args…).
+ *
+ * launch() expands to kp_configure_launch(k, …), which records the configuration for this
+ * host thread, followed by a call of k — the plugin's host stub — which calls __kp_launch().
+ * That is the pattern of clang's CUDA host stubs (push/pop call configuration). Everything a
+ * user can get wrong is checked here, once, with the kernel's name in the message, so that
+ * the backends only see launches they can run. */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "kp_internal.h"
+#include "registry.h"
+
+typedef struct pending_launch {
+  bool pending;
+  kp_launch_config cfg;
+} pending_launch;
+
+static _Thread_local pending_launch tls_pending;
+
+static _Atomic(const char *) g_last_kernel;
+
+void kp_note_launched_kernel(const char *name) {
+  atomic_store_explicit(&g_last_kernel, name, memory_order_relaxed);
+}
+const char *kp_last_launched_kernel(void) {
+  return atomic_load_explicit(&g_last_kernel, memory_order_relaxed);
+}
+
+KP_EXPORT void kp_configure_launch(const void *kernel, const char *kernel_expr, kp_extent blocks,
+                                   kp_extent threads, size_t shared_bytes, kp_stream stream) {
+  if (!kernel_expr) kernel_expr = "?";
+  if (tls_pending.pending) {
+    /* `launch(k, b, t);` without the argument list: the comma expression names k but never
+     * calls it. Report it now instead of launching the stale configuration later. */
+    const char *stale = tls_pending.cfg.kernel_expr;
+    tls_pending.pending = false;
+    kp_fail(KP_ERROR_NO_LAUNCH_CONFIG,
+            "launch(%s, ...) was configured but %s was never called: write "
+            "launch(%s, blocks, threads)(args...)",
+            stale, stale, stale);
+  }
+  if (!kernel || !kp_registry_find(kernel)) {
+    kp_fail(KP_ERROR_INVALID_VALUE,
+            "launch(%s, ...): '%s' is not a kernel: mark it __attribute__((kernel)) and "
+            "compile it with -fplugin=kernplug.so",
+            kernel_expr, kernel_expr);
+    return;
+  }
+  tls_pending.cfg = (kp_launch_config){kernel, kernel_expr, blocks, threads, shared_bytes,
+                                       stream};
+  tls_pending.pending = true;
+}
+
+static const char axis_name[3] = {'x', 'y', 'z'};
+
+static kp_error check_extent(const kp_kernel_desc *k, const kp_backend *be, const char *what,
+                             const long long e[3], const long long max[3]) {
+  for (int a = 0; a < 3; a++) {
+    if (e[a] < 1)
+      return kp_fail(KP_ERROR_INVALID_VALUE,
+                     "launch(%s, ...): %s.%c is %lld; every grid and block size must be at "
+                     "least 1",
+                     k->name, what, axis_name[a], e[a]);
+    if (e[a] > max[a])
+      return kp_fail(KP_ERROR_LAUNCH,
+                     "launch(%s, ...): %s.%c = %lld exceeds the limit of %lld of %s", k->name,
+                     what, axis_name[a], e[a], max[a], be->limits_owner);
+  }
+  return KP_SUCCESS;
+}
+
+KP_EXPORT void __kp_launch(kp_kernel_desc *kernel, void **args) {
+  if (!kernel) {
+    kp_fail(KP_ERROR_INTERNAL, "__kp_launch: NULL kernel descriptor");
+    return;
+  }
+  if (!tls_pending.pending) {
+    kp_fail(KP_ERROR_NO_LAUNCH_CONFIG,
+            "kernel '%s' (%s:%llu) was called without launch(): write launch(%s, blocks, "
+            "threads)(args...)",
+            kernel->name, kernel->file ? kernel->file : "?", (unsigned long long)kernel->line,
+            kernel->name);
+    return;
+  }
+  /* Pop first: whatever happens below, the configuration is used up. */
+  kp_launch_config cfg = tls_pending.cfg;
+  tls_pending.pending = false;
+  if (cfg.kernel != kernel->host_fn) {
+    kp_fail(KP_ERROR_NO_LAUNCH_CONFIG,
+            "kernel '%s' was called while launch(%s, ...) was pending: launch() configures "
+            "exactly the kernel it names",
+            kernel->name, cfg.kernel_expr);
+    return;
+  }
+
+  const kp_backend *be = kp_backend_get();
+  if (!be) return; /* kp_backend_get reported why */
+
+  const long long blocks[3] = {cfg.blocks.x, cfg.blocks.y, cfg.blocks.z};
+  const long long threads[3] = {cfg.threads.x, cfg.threads.y, cfg.threads.z};
+  if (check_extent(kernel, be, "blocks", blocks, be->limits.max_grid)) return;
+  if (check_extent(kernel, be, "threads", threads, be->limits.max_block)) return;
+  long long per_block = threads[0] * threads[1] * threads[2];
+  if (per_block > be->limits.max_threads_per_block) {
+    kp_fail(KP_ERROR_LAUNCH,
+            "launch(%s, ...): %lld threads per block (%lld x %lld x %lld) exceed the limit of "
+            "%lld of %s",
+            kernel->name, per_block, threads[0], threads[1], threads[2],
+            be->limits.max_threads_per_block, be->limits_owner);
+    return;
+  }
+  if ((long long)cfg.shared_bytes > be->limits.max_shared_bytes || (long long)cfg.shared_bytes < 0) {
+    kp_fail(KP_ERROR_LAUNCH,
+            "launch(%s, ...): %zu bytes of dynamic shared memory exceed the limit of %lld "
+            "bytes per block of %s",
+            kernel->name, cfg.shared_bytes, be->limits.max_shared_bytes, be->limits_owner);
+    return;
+  }
+  be->launch(kernel, &cfg, args);
+}

@@ -1,0 +1,97 @@
+/* pool.c — the CPU backend's worker threads.
+ *
+ * One participant per core (KP_NUM_THREADS overrides): the launching host thread is
+ * participant 0 and participant-1 background threads do the rest, so KP_NUM_THREADS=1 runs
+ * everything on the caller. Grids run one at a time (g_run_lock): launches from several host
+ * threads are safe and complete in some order, as on one CUDA stream per thread would. */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kp_internal.h"
+
+static pthread_mutex_t g_run_lock = PTHREAD_MUTEX_INITIALIZER; /* one grid at a time */
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_work_cv = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t g_done_cv = PTHREAD_COND_INITIALIZER;
+
+static int g_participants = 1;
+static unsigned long long g_generation; /* bumped for each task; workers wait for a change */
+static int g_unfinished;                /* background workers still running the current task */
+static kp_pool_task g_task;
+static void *g_ctx;
+
+typedef struct worker_arg {
+  int index;
+} worker_arg;
+static worker_arg *g_args;
+
+static void *worker_main(void *p) {
+  int index = ((worker_arg *)p)->index;
+  unsigned long long seen = 0;
+  for (;;) {
+    pthread_mutex_lock(&g_mu);
+    while (g_generation == seen) pthread_cond_wait(&g_work_cv, &g_mu);
+    seen = g_generation;
+    kp_pool_task task = g_task;
+    void *ctx = g_ctx;
+    pthread_mutex_unlock(&g_mu);
+
+    task(ctx, index);
+
+    pthread_mutex_lock(&g_mu);
+    if (--g_unfinished == 0) pthread_cond_signal(&g_done_cv);
+    pthread_mutex_unlock(&g_mu);
+  }
+  return NULL;
+}
+
+int kp_pool_start(int participants, char *why, size_t why_size) {
+  static worker_arg args[1024];
+  if (participants < 1) participants = 1;
+  if (participants > (int)(sizeof args / sizeof args[0]))
+    participants = (int)(sizeof args / sizeof args[0]);
+  g_args = args;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  /* Kernels may keep sizeable local arrays; give workers the usual main-thread stack. */
+  pthread_attr_setstacksize(&attr, 8u << 20);
+  int started = 1;
+  for (int i = 1; i < participants; i++) {
+    args[i].index = i;
+    pthread_t t;
+    int rc = pthread_create(&t, &attr, worker_main, &args[i]);
+    if (rc) {
+      /* Fewer workers still compute the right result; only say so if none started. */
+      if (started == 1) snprintf(why, why_size, "pthread_create: %s", strerror(rc));
+      break;
+    }
+    pthread_detach(t);
+    started++;
+  }
+  pthread_attr_destroy(&attr);
+  g_participants = started;
+  return started;
+}
+
+int kp_pool_size(void) { return g_participants; }
+
+void kp_pool_run(kp_pool_task task, void *ctx) {
+  pthread_mutex_lock(&g_run_lock);
+  if (g_participants > 1) {
+    pthread_mutex_lock(&g_mu);
+    g_task = task;
+    g_ctx = ctx;
+    g_unfinished = g_participants - 1;
+    g_generation++;
+    pthread_cond_broadcast(&g_work_cv);
+    pthread_mutex_unlock(&g_mu);
+  }
+  task(ctx, 0);
+  if (g_participants > 1) {
+    pthread_mutex_lock(&g_mu);
+    while (g_unfinished > 0) pthread_cond_wait(&g_done_cv, &g_mu);
+    pthread_mutex_unlock(&g_mu);
+  }
+  pthread_mutex_unlock(&g_run_lock);
+}
