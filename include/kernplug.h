@@ -430,7 +430,8 @@ size_t kp_alloc_size(const void *device_ptr);
 
 #define kp_to_device(host, n) kp_to_device_bytes((host), (size_t)(n) * sizeof *(host))
 #define kp_device_array(T, n) ((T *)kp_device_alloc_bytes((size_t)(n) * sizeof(T)))
-#define kp_device_array_like(d) ((__typeof__(d))kp_device_alloc_like(d))
+/* &(d)[0]: the element pointer type whether d is a pointer or (by mistake) an array */
+#define kp_device_array_like(d) ((__typeof__(&(d)[0]))kp_device_alloc_like(d))
 #define kp_copy_to_host(host, d, n) kp_copy_to_host_bytes((host), (d), (size_t)(n) * sizeof *(host))
 #define kp_copy_to_device(d, host, n)                                                          \
   kp_copy_to_device_bytes((d), (host), (size_t)(n) * sizeof *(host))

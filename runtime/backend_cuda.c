@@ -246,10 +246,12 @@ static kp_error load_module(const kp_kernel_desc *k, CUmodule *out) {
              "; the driver supports CUDA %d.%d, which is older than this PTX needs: update the "
              "NVIDIA driver",
              g_driver_version / 1000, g_driver_version % 1000 / 10);
-  return cuda_fail(r, KP_ERROR_LAUNCH, "cuModuleLoadDataEx",
-                   "launch(%s, ...): JIT-compiling the sm_%d PTX of %s for %s failed%s%s%s",
-                   k->name, (int)ptx->sm, source, g_owner, hint, log[0] ? "; JIT log:\n" : "",
-                   log);
+  /* Written out rather than through cuda_fail: the log must come after the error name. */
+  return kp_fail(code_for(r, KP_ERROR_LAUNCH),
+                 "launch(%s, ...): JIT-compiling the sm_%d PTX of %s for %s failed: "
+                 "cuModuleLoadDataEx returned %s (%s)%s%s%s",
+                 k->name, (int)ptx->sm, source, g_owner, error_name(r), error_string(r), hint,
+                 log[0] ? "\nJIT log:\n" : "", log);
 }
 
 /* The kernel's CUfunction, loading its module on first use. Fast path: one acquire load. */

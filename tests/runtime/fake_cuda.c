@@ -1,0 +1,398 @@
+/* fake_cuda.c — a fake libcuda.so.1 for testing the runtime's CUDA backend without a GPU.
+ *
+ * Loaded through KP_LIBCUDA. It implements the driver entry points the runtime uses
+ * (runtime/cuda_driver.h) over host memory, and:
+ *  - records every call, one line each, in the file named by FAKE_CUDA_LOG;
+ *  - checks what a real driver checks: a current context on the calling thread, grid and
+ *    block sizes against the device limits, device pointers against live allocations, and
+ *    kernel parameters against the .param list of the kernel's .entry line in the loaded image
+ *    (sizes from .u64/.u32/.f32/.b8[N]); parameter values are logged as hex;
+ *  - injects one failure chosen by FAKE_CUDA_FAIL: no_device, zero_devices, old_driver, oom,
+ *    jit, cubin_reject, launch_resources, illegal_address;
+ *  - pretends to be compute capability FAKE_CUDA_CC (default 90).
+ * Kernels are not run: tests check what was launched, not what it computed. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_driver.h"
+
+#define FAKE_EXPORT __attribute__((visibility("default")))
+
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static FILE *g_log;
+static int g_initialized;
+static int g_sticky_error; /* set by an "illegal_address" launch; returned until exit */
+static __thread CUcontext tls_current;
+static struct CUctx_st { int dummy; } g_context;
+
+static int failing(const char *what) {
+  const char *f = getenv("FAKE_CUDA_FAIL");
+  return f && strcmp(f, what) == 0;
+}
+
+static int device_sm(void) {
+  const char *s = getenv("FAKE_CUDA_CC");
+  return s && *s ? atoi(s) : 90;
+}
+
+static void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void logf_(const char *fmt, ...) {
+  pthread_mutex_lock(&g_lock);
+  if (!g_log) {
+    const char *path = getenv("FAKE_CUDA_LOG");
+    if (path && *path) g_log = fopen(path, "a");
+  }
+  if (g_log) {
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(g_log, fmt, ap);
+    va_end(ap);
+    fputc('\n', g_log);
+    fflush(g_log);
+  }
+  pthread_mutex_unlock(&g_lock);
+}
+
+/* ---- errors ---- */
+
+static const struct {
+  CUresult code;
+  const char *name, *text;
+} g_errors[] = {
+    {CUDA_SUCCESS, "CUDA_SUCCESS", "no error"},
+    {CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+    {CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
+    {CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
+    {CUDA_ERROR_NO_BINARY_FOR_GPU, "CUDA_ERROR_NO_BINARY_FOR_GPU",
+     "no kernel image is available for execution on the device"},
+    {CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
+    {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS",
+     "an illegal memory access was encountered"},
+    {CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+     "too many resources requested for launch"},
+};
+
+FAKE_EXPORT CUresult cuGetErrorName(CUresult e, const char **s) {
+  for (size_t i = 0; i < sizeof g_errors / sizeof g_errors[0]; i++)
+    if (g_errors[i].code == e) {
+      *s = g_errors[i].name;
+      return CUDA_SUCCESS;
+    }
+  *s = NULL;
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+FAKE_EXPORT CUresult cuGetErrorString(CUresult e, const char **s) {
+  for (size_t i = 0; i < sizeof g_errors / sizeof g_errors[0]; i++)
+    if (g_errors[i].code == e) {
+      *s = g_errors[i].text;
+      return CUDA_SUCCESS;
+    }
+  *s = NULL;
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* ---- device ---- */
+
+FAKE_EXPORT CUresult cuInit(unsigned flags) {
+  logf_("cuInit %u", flags);
+  if (failing("no_device")) return CUDA_ERROR_NO_DEVICE;
+  g_initialized = 1;
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDriverGetVersion(int *v) {
+  *v = failing("old_driver") ? 9020 : 13000;
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDeviceGetCount(int *n) {
+  if (!g_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  *n = failing("zero_devices") ? 0 : 1;
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDeviceGet(CUdevice *d, int ordinal) {
+  if (!g_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (ordinal != 0) return CUDA_ERROR_INVALID_VALUE;
+  *d = 0;
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice d) {
+  (void)d;
+  snprintf(name, (size_t)len, "Fake GPU sm_%d", device_sm());
+  return CUDA_SUCCESS;
+}
+
+static int max_threads(void) {
+  const char *s = getenv("FAKE_CUDA_MAX_THREADS");
+  return s && *s ? atoi(s) : 1024;
+}
+
+FAKE_EXPORT CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
+  (void)d;
+  switch (a) {
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = max_threads(); break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: *v = 1024; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: *v = 64; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *v = 2147483647; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: *v = 65535; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *v = 48 * 1024; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 227 * 1024; break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = device_sm() / 10; break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = device_sm() % 10; break;
+  case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *v = 7; break;
+  default: *v = 0; break;
+  }
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) {
+  (void)d;
+  *bytes = (size_t)80 << 30;
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) {
+  (void)d;
+  if (!g_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  logf_("cuDevicePrimaryCtxRetain");
+  *ctx = &g_context;
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx) {
+  tls_current = ctx;
+  return CUDA_SUCCESS;
+}
+
+#define NEED_CONTEXT()                                                                         \
+  do {                                                                                         \
+    if (tls_current != &g_context) {                                                           \
+      logf_("%s: no current context on this thread", __func__);                                \
+      return CUDA_ERROR_INVALID_CONTEXT;                                                       \
+    }                                                                                          \
+  } while (0)
+
+FAKE_EXPORT CUresult cuCtxSynchronize(void) {
+  NEED_CONTEXT();
+  logf_("cuCtxSynchronize");
+  return g_sticky_error;
+}
+
+/* ---- memory: a table of live allocations, so bad pointers are caught as a driver would ---- */
+
+enum { MAX_ALLOCS = 4096 };
+static struct {
+  char *p;
+  size_t n;
+} g_allocs[MAX_ALLOCS];
+
+static int find_alloc(CUdeviceptr d, size_t bytes) {
+  for (int i = 0; i < MAX_ALLOCS; i++) {
+    char *p = g_allocs[i].p;
+    if (p && (char *)(uintptr_t)d >= p && (char *)(uintptr_t)d + bytes <= p + g_allocs[i].n)
+      return i;
+  }
+  return -1;
+}
+
+FAKE_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *d, size_t bytes) {
+  NEED_CONTEXT();
+  if (bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+  if (failing("oom")) {
+    logf_("cuMemAlloc %zu -> CUDA_ERROR_OUT_OF_MEMORY", bytes);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  char *p = malloc(bytes);
+  if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
+  pthread_mutex_lock(&g_lock);
+  int slot = -1;
+  for (int i = 0; i < MAX_ALLOCS && slot < 0; i++)
+    if (!g_allocs[i].p) slot = i;
+  if (slot >= 0) g_allocs[slot].p = p, g_allocs[slot].n = bytes;
+  pthread_mutex_unlock(&g_lock);
+  if (slot < 0) {
+    free(p);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  *d = (CUdeviceptr)(uintptr_t)p;
+  logf_("cuMemAlloc %zu -> 0x%llx", bytes, *d);
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuMemFree_v2(CUdeviceptr d) {
+  NEED_CONTEXT();
+  pthread_mutex_lock(&g_lock);
+  int found = 0;
+  for (int i = 0; i < MAX_ALLOCS && !found; i++)
+    if (g_allocs[i].p == (char *)(uintptr_t)d) {
+      free(g_allocs[i].p);
+      g_allocs[i].p = NULL;
+      found = 1;
+    }
+  pthread_mutex_unlock(&g_lock);
+  logf_("cuMemFree 0x%llx%s", d, found ? "" : " INVALID");
+  return found ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+FAKE_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) {
+  NEED_CONTEXT();
+  pthread_mutex_lock(&g_lock);
+  int ok = find_alloc(dst, bytes) >= 0;
+  pthread_mutex_unlock(&g_lock);
+  logf_("cuMemcpyHtoD 0x%llx %zu%s", dst, bytes, ok ? "" : " INVALID");
+  if (!ok) return CUDA_ERROR_INVALID_VALUE;
+  memcpy((void *)(uintptr_t)dst, src, bytes);
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
+  NEED_CONTEXT();
+  if (g_sticky_error) return g_sticky_error;
+  pthread_mutex_lock(&g_lock);
+  int ok = find_alloc(src, bytes) >= 0;
+  pthread_mutex_unlock(&g_lock);
+  logf_("cuMemcpyDtoH 0x%llx %zu%s", src, bytes, ok ? "" : " INVALID");
+  if (!ok) return CUDA_ERROR_INVALID_VALUE;
+  memcpy(dst, (const void *)(uintptr_t)src, bytes);
+  return CUDA_SUCCESS;
+}
+
+/* ---- modules and launches ---- */
+
+struct CUmod_st {
+  const char *image; /* the embedded text: kept alive by the program */
+};
+enum { MAX_PARAMS = 32 };
+struct CUfunc_st {
+  char name[128];
+  int num_params;
+  int param_size[MAX_PARAMS];
+};
+
+FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule *mod, const void *image, unsigned n,
+                                        CUjit_option *opts, void **vals) {
+  NEED_CONTEXT();
+  const char *text = image;
+  char *log = NULL;
+  size_t log_size = 0;
+  for (unsigned i = 0; i < n; i++) {
+    if (opts[i] == CU_JIT_ERROR_LOG_BUFFER) log = vals[i];
+    if (opts[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES) log_size = (size_t)(uintptr_t)vals[i];
+  }
+  if (text[0] == '\x7f') { /* "cubin": the arch follows "arch=sm_" */
+    const char *a = strstr(text, "arch=sm_");
+    int sm = a ? atoi(a + 8) : 0;
+    logf_("cuModuleLoadDataEx cubin sm_%d", sm);
+    if (failing("cubin_reject") || sm / 10 != device_sm() / 10 || sm > device_sm())
+      return CUDA_ERROR_NO_BINARY_FOR_GPU;
+  } else {
+    const char *t = strstr(text, ".target sm_");
+    int sm = t ? atoi(t + 11) : 0;
+    logf_("cuModuleLoadDataEx ptx sm_%d options=%u", sm, n);
+    if (failing("jit") || sm > device_sm() || !strstr(text, ".version")) {
+      if (log && log_size)
+        snprintf(log, log_size, "ptxas application ptx input, line 9; error   : Unknown symbol "
+                                "'kp_bogus'\nptxas fatal   : Ptx assembly aborted due to errors");
+      return CUDA_ERROR_INVALID_PTX;
+    }
+  }
+  struct CUmod_st *m = malloc(sizeof *m);
+  m->image = text;
+  *mod = m;
+  return CUDA_SUCCESS;
+}
+
+static int param_size(const char *p) {
+  if (strncmp(p, ".align", 6) == 0) { /* .align N .b8 name[SIZE] */
+    const char *br = strchr(p, '[');
+    return br ? atoi(br + 1) : -1;
+  }
+  if (strncmp(p, ".u64", 4) == 0 || strncmp(p, ".s64", 4) == 0 || strncmp(p, ".f64", 4) == 0)
+    return 8;
+  if (strncmp(p, ".u32", 4) == 0 || strncmp(p, ".s32", 4) == 0 || strncmp(p, ".f32", 4) == 0)
+    return 4;
+  return -1;
+}
+
+FAKE_EXPORT CUresult cuModuleGetFunction(CUfunction *fn, CUmodule mod, const char *name) {
+  NEED_CONTEXT();
+  char pattern[160];
+  snprintf(pattern, sizeof pattern, ".entry %s(", name);
+  const char *e = strstr(mod->image, pattern);
+  logf_("cuModuleGetFunction %s%s", name, e ? "" : " NOT_FOUND");
+  if (!e) return CUDA_ERROR_NOT_FOUND;
+  struct CUfunc_st *f = calloc(1, sizeof *f);
+  snprintf(f->name, sizeof f->name, "%s", name);
+  const char *p = e + strlen(pattern);
+  const char *end = strchr(p, ')');
+  while (p && p < end && f->num_params < MAX_PARAMS) {
+    p = strstr(p, ".param ");
+    if (!p || p > end) break;
+    p += 7;
+    f->param_size[f->num_params++] = param_size(p);
+  }
+  *fn = f;
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) {
+  NEED_CONTEXT();
+  logf_("cuFuncSetAttribute %s %d %d", f->name, a, v);
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                                    unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                                    CUstream stream, void **params, void **extra) {
+  NEED_CONTEXT();
+  if (extra) return CUDA_ERROR_INVALID_VALUE;
+  if (!gx || !gy || !gz || !bx || !by || !bz || bx > 1024 || by > 1024 || bz > 64 ||
+      gy > 65535 || gz > 65535 || (unsigned long long)bx * by * bz > (unsigned)max_threads()) {
+    logf_("cuLaunchKernel %s BAD SIZES", f->name);
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  if (shared > 48 * 1024) {
+    logf_("cuLaunchKernel %s shared=%u over the default limit", f->name, shared);
+  }
+  if (failing("launch_resources")) return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+  char line[2048];
+  int used = snprintf(line, sizeof line, "cuLaunchKernel %s grid=%u,%u,%u block=%u,%u,%u "
+                                         "shared=%u stream=%p params=",
+                      f->name, gx, gy, gz, bx, by, bz, shared, (void *)stream);
+  for (int i = 0; i < f->num_params && used < (int)sizeof line - 64; i++) {
+    if (!params || !params[i]) {
+      logf_("cuLaunchKernel %s: parameter %d is NULL", f->name, i);
+      return CUDA_ERROR_INVALID_VALUE;
+    }
+    const unsigned char *b = params[i];
+    used += snprintf(line + used, sizeof line - (size_t)used, "%s", i ? "," : "");
+    if (f->param_size[i] == 8) {
+      unsigned long long v;
+      memcpy(&v, b, 8);
+      used += snprintf(line + used, sizeof line - (size_t)used, "0x%llx", v);
+    } else if (f->param_size[i] == 4) {
+      unsigned v;
+      memcpy(&v, b, 4);
+      used += snprintf(line + used, sizeof line - (size_t)used, "0x%x", v);
+    } else { /* bytes, lowest address first */
+      for (int k = 0; k < f->param_size[i] && used < (int)sizeof line - 4; k++)
+        used += snprintf(line + used, sizeof line - (size_t)used, "%02x", b[k]);
+    }
+  }
+  logf_("%s", line);
+  if (failing("illegal_address")) g_sticky_error = CUDA_ERROR_ILLEGAL_ADDRESS;
+  return CUDA_SUCCESS;
+}

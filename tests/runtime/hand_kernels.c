@@ -1,0 +1,213 @@
+/* hand_kernels.c — one translation unit as the kernplug plugin compiles it, written by hand.
+ * See hand_kernels.h. Layout and meaning follow runtime/kp_abi.h; each part is labelled with
+ * the plugin step that produces it. */
+#include "hand_kernels.h"
+
+#include <stddef.h>
+
+/* ---- kernel bodies: the host copies the plugin keeps for the CPU backend ------------------ */
+
+static void foo_body(const float *in, float *out) {
+  (void)in;
+  int i = grid(1);
+  out[i] = (float)i;
+}
+
+static void scale_body(float *x, float a, int n) {
+  int i = grid(1);
+  if (i < n) x[i] *= a;
+}
+
+static void record_body(unsigned *out) {
+  kp_dim3 t = threadIdx, b = blockIdx, bd = blockDim, gd = gridDim;
+  unsigned long long block = b.x + (unsigned long long)gd.x * (b.y + (unsigned long long)gd.y * b.z);
+  unsigned long long thread = t.x + (unsigned long long)bd.x * (t.y + (unsigned long long)bd.y * t.z);
+  unsigned long long id = block * bd.x * bd.y * bd.z + thread;
+  unsigned *o = out + id * RECORD_FIELDS;
+  unsigned v[RECORD_FIELDS] = {t.x, t.y, t.z, b.x, b.y, b.z, bd.x, bd.y, bd.z,
+                               gd.x, gd.y, gd.z, (unsigned)laneid()};
+  for (int k = 0; k < RECORD_FIELDS; k++) o[k] = v[k];
+}
+
+static void count_inc_body(unsigned *counter, unsigned limit, unsigned *olds, int n) {
+  int i = grid(1);
+  if (i < n) olds[i] = atomic_inc(counter, limit);
+}
+
+static void count_dec_body(unsigned *counter, unsigned limit, unsigned *olds, int n) {
+  int i = grid(1);
+  if (i < n) olds[i] = atomic_dec(counter, limit);
+}
+
+static void dyn_shared_body(int *out) {
+  int *s = kp_dynamic_shared(int);
+  int i = grid(1);
+  s[threadIdx.x] = i * 3;
+  threadfence_block();
+  out[i] = s[threadIdx.x];
+}
+
+static void byval_body(big_arg s, double *out) {
+  int i = grid(1);
+  out[i] = s.a + s.b * i + s.n + s.c * 0;
+}
+
+static void with_barrier_body(float *x) {
+  x[grid(1)] = 1;
+  syncthreads();
+}
+
+static void with_warp_body(int *x) { x[grid(1)] = shfl_sync(0xffffffffu, 1, 0); }
+
+static void unflagged_barrier_body(float *x) {
+  syncthreads();
+  x[grid(1)] = 1;
+}
+
+static void missing_entry_body(int *x) { x[grid(1)] = 7; }
+
+void not_a_kernel(int *x) { *x = 42; }
+
+/* ---- CPU trampolines: run one GPU thread's body from void **args --------------------------- */
+
+static void foo_cpu(void **a) { foo_body(*(const float **)a[0], *(float **)a[1]); }
+static void scale_cpu(void **a) { scale_body(*(float **)a[0], *(float *)a[1], *(int *)a[2]); }
+static void record_cpu(void **a) { record_body(*(unsigned **)a[0]); }
+static void count_inc_cpu(void **a) {
+  count_inc_body(*(unsigned **)a[0], *(unsigned *)a[1], *(unsigned **)a[2], *(int *)a[3]);
+}
+static void count_dec_cpu(void **a) {
+  count_dec_body(*(unsigned **)a[0], *(unsigned *)a[1], *(unsigned **)a[2], *(int *)a[3]);
+}
+static void dyn_shared_cpu(void **a) { dyn_shared_body(*(int **)a[0]); }
+/* byval: args[0] points at the struct's bytes */
+static void byval_cpu(void **a) { byval_body(*(big_arg *)a[0], *(double **)a[1]); }
+static void with_barrier_cpu(void **a) { with_barrier_body(*(float **)a[0]); }
+static void with_warp_cpu(void **a) { with_warp_body(*(int **)a[0]); }
+static void unflagged_barrier_cpu(void **a) { unflagged_barrier_body(*(float **)a[0]); }
+static void missing_entry_cpu(void **a) { missing_entry_body(*(int **)a[0]); }
+
+/* ---- host stubs: same signature as the kernel; one pointer per IR-level argument ----------- */
+
+void foo(const float *in, float *out) {
+  void *args[] = {&in, &out};
+  __kp_launch(&hand_kernels[HK_FOO], args);
+}
+void scale(float *x, float a, int n) {
+  void *args[] = {&x, &a, &n};
+  __kp_launch(&hand_kernels[HK_SCALE], args);
+}
+void record_indices(unsigned *out) {
+  void *args[] = {&out};
+  __kp_launch(&hand_kernels[HK_RECORD], args);
+}
+void count_inc(unsigned *counter, unsigned limit, unsigned *olds, int n) {
+  void *args[] = {&counter, &limit, &olds, &n};
+  __kp_launch(&hand_kernels[HK_COUNT_INC], args);
+}
+void count_dec(unsigned *counter, unsigned limit, unsigned *olds, int n) {
+  void *args[] = {&counter, &limit, &olds, &n};
+  __kp_launch(&hand_kernels[HK_COUNT_DEC], args);
+}
+void dyn_shared(int *out) {
+  void *args[] = {&out};
+  __kp_launch(&hand_kernels[HK_DYN_SHARED], args);
+}
+void byval_kernel(big_arg s, double *out) {
+  void *args[] = {&s, &out};
+  __kp_launch(&hand_kernels[HK_BYVAL], args);
+}
+void with_barrier(float *x) {
+  void *args[] = {&x};
+  __kp_launch(&hand_kernels[HK_WITH_BARRIER], args);
+}
+void with_warp(int *x) {
+  void *args[] = {&x};
+  __kp_launch(&hand_kernels[HK_WITH_WARP], args);
+}
+void unflagged_barrier(float *x) {
+  void *args[] = {&x};
+  __kp_launch(&hand_kernels[HK_UNFLAGGED_BARRIER], args);
+}
+void missing_entry(int *x) {
+  void *args[] = {&x};
+  __kp_launch(&hand_kernels[HK_MISSING_ENTRY], args);
+}
+
+/* ---- parameter tables ---------------------------------------------------------------------- */
+
+#define PTR(name, esize, fl) {name, KP_PARAM_POINTER, fl, 8, esize}
+#define VAL(name, size) {name, KP_PARAM_VALUE, 0, size, 0}
+static const kp_param_desc foo_params[] = {PTR("in", 4, KP_PARAM_CONST), PTR("out", 4, 0)};
+static const kp_param_desc scale_params[] = {PTR("x", 4, 0), VAL("a", 4), VAL("n", 4)};
+static const kp_param_desc record_params[] = {PTR("out", 4, 0)};
+static const kp_param_desc count_params[] = {PTR("counter", 4, 0), VAL("limit", 4),
+                                             PTR("olds", 4, 0), VAL("n", 4)};
+static const kp_param_desc int_out_params[] = {PTR("out", 4, 0)};
+static const kp_param_desc byval_params[] = {{"s", KP_PARAM_BYVAL, 0, sizeof(big_arg), 0},
+                                             PTR("out", 8, 0)};
+static const kp_param_desc float_x_params[] = {PTR("x", 4, 0)};
+static const kp_param_desc int_x_params[] = {PTR("x", 4, 0)};
+
+/* ---- descriptors ----------------------------------------------------------------------------- */
+
+#define KERNEL(name, fn, cpu, flags, params, line)                                             \
+  {name, (const void *)fn, cpu, &hand_module, flags,                                           \
+   sizeof params / sizeof params[0], params, NULL, 0, __FILE__, line, NULL}
+
+kp_kernel_desc hand_kernels[HK_NUM_KERNELS] = {
+    [HK_FOO] = KERNEL("foo", foo, foo_cpu, 0, foo_params, 10),
+    [HK_SCALE] = KERNEL("scale", scale, scale_cpu, 0, scale_params, 16),
+    [HK_RECORD] = KERNEL("record_indices", record_indices, record_cpu, 0, record_params, 21),
+    [HK_COUNT_INC] = KERNEL("count_inc", count_inc, count_inc_cpu, 0, count_params, 33),
+    [HK_COUNT_DEC] = KERNEL("count_dec", count_dec, count_dec_cpu, 0, count_params, 38),
+    [HK_DYN_SHARED] = KERNEL("dyn_shared", dyn_shared, dyn_shared_cpu,
+                             KP_KERNEL_USES_DYNAMIC_SHARED, int_out_params, 43),
+    [HK_BYVAL] = KERNEL("byval_kernel", byval_kernel, byval_cpu, 0, byval_params, 51),
+    [HK_WITH_BARRIER] = KERNEL("with_barrier", with_barrier, with_barrier_cpu,
+                               KP_KERNEL_USES_BARRIER, float_x_params, 56),
+    [HK_WITH_WARP] = KERNEL("with_warp", with_warp, with_warp_cpu, KP_KERNEL_USES_WARP,
+                            int_x_params, 61),
+    [HK_UNFLAGGED_BARRIER] = KERNEL("unflagged_barrier", unflagged_barrier,
+                                    unflagged_barrier_cpu, 0, float_x_params, 63),
+    [HK_MISSING_ENTRY] = KERNEL("missing_entry", missing_entry, missing_entry_cpu, 0,
+                                int_x_params, 68),
+};
+
+/* ---- embedded images ------------------------------------------------------------------------
+ * Not real GPU code: the fake libcuda (fake_cuda.c) reads the .entry lines to learn each
+ * kernel's parameter sizes and checks the values cuLaunchKernel receives against them. */
+#define ENTRIES                                                                                \
+  ".visible .entry foo(.param .u64 foo_0, .param .u64 foo_1)\n{ ret; }\n"                     \
+  ".visible .entry scale(.param .u64 scale_0, .param .f32 scale_1, .param .u32 scale_2)\n"    \
+  "{ ret; }\n"                                                                                 \
+  ".visible .entry record_indices(.param .u64 r_0)\n{ ret; }\n"                               \
+  ".visible .entry count_inc(.param .u64 c_0, .param .u32 c_1, .param .u64 c_2, "             \
+  ".param .u32 c_3)\n{ ret; }\n"                                                               \
+  ".visible .entry count_dec(.param .u64 c_0, .param .u32 c_1, .param .u64 c_2, "             \
+  ".param .u32 c_3)\n{ ret; }\n"                                                               \
+  ".visible .entry dyn_shared(.param .u64 d_0)\n{ ret; }\n"                                   \
+  ".visible .entry byval_kernel(.param .align 8 .b8 b_0[32], .param .u64 b_1)\n{ ret; }\n"    \
+  ".visible .entry with_barrier(.param .u64 w_0)\n{ ret; }\n"                                 \
+  ".visible .entry with_warp(.param .u64 w_0)\n{ ret; }\n"                                    \
+  ".visible .entry unflagged_barrier(.param .u64 u_0)\n{ ret; }\n"
+
+static const char hand_ptx[] = "// fake PTX for the kernplug runtime tests\n"
+                               ".version 6.3\n.target sm_75\n.address_size 64\n" ENTRIES;
+static const char hand_cubin_sm90[] = "\x7f" "ELF fake cubin arch=sm_90\n" ENTRIES;
+static const char hand_cubin_sm80[] = "\x7f" "ELF fake cubin arch=sm_80\n" ENTRIES;
+
+static const kp_image_desc hand_images[] = {
+    {KP_IMAGE_PTX, 75, hand_ptx, sizeof hand_ptx},
+    {KP_IMAGE_CUBIN, 80, hand_cubin_sm80, sizeof hand_cubin_sm80 - 1},
+    {KP_IMAGE_CUBIN, 90, hand_cubin_sm90, sizeof hand_cubin_sm90 - 1},
+};
+
+kp_module_desc hand_module = {KP_ABI_VERSION, __FILE__, HK_NUM_KERNELS, hand_kernels,
+                              sizeof hand_images / sizeof hand_images[0], hand_images, NULL};
+
+/* ---- registration: the plugin's global constructor ----------------------------------------- */
+
+__attribute__((constructor)) static void register_hand_module(void) {
+  __kp_register_module(&hand_module);
+}
