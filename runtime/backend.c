@@ -18,7 +18,7 @@ static kp_error g_init_error; /* reported again on every use when no backend sta
 static void choose(void) {
   const char *want = getenv("KP_BACKEND");
   if (!want || !*want) want = "auto";
-  char why[sizeof g_reason] = "";
+  char why[sizeof g_reason - 100] = ""; /* room for the prefixes below */
   if (strcmp(want, "cpu") == 0) {
     g_backend = kp_cpu_backend_init(why, sizeof why);
     snprintf(g_reason, sizeof g_reason, "KP_BACKEND=cpu");

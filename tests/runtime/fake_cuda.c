@@ -294,7 +294,11 @@ FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule *mod, const void *image, unsign
   }
   if (text[0] == '\x7f') { /* "cubin": the arch follows "arch=sm_" */
     const char *a = strstr(text, "arch=sm_");
-    int sm = a ? atoi(a + 8) : 0;
+    if (!a) { /* a real ELF from ptxas (plugin-built programs): the fake cannot read it */
+      logf_("cuModuleLoadDataEx cubin (real ELF, refused)");
+      return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    }
+    int sm = atoi(a + 8);
     logf_("cuModuleLoadDataEx cubin sm_%d", sm);
     if (failing("cubin_reject") || sm / 10 != device_sm() / 10 || sm > device_sm())
       return CUDA_ERROR_NO_BINARY_FOR_GPU;
