@@ -153,18 +153,23 @@ private:
   const ParsedAttrInfo &Orig;
 };
 
-/// vectorize("f32(f32, f32)", …): an element-wise function for ufunc().
-class VectorizeAttrInfo : public ParsedAttrInfo {
+/// A kernplug attribute on functions with one GNU spelling.
+class FunctionAttrInfo : public ParsedAttrInfo {
 public:
-  VectorizeAttrInfo() {
-    OptArgs = 15;
-    static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "vectorize"}};
-    Spellings = S;
-  }
+  explicit FunctionAttrInfo(ArrayRef<Spelling> S) { Spellings = S; }
 
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &AL, const Decl *D) const override {
     return expectFunction(S, D, AL) != nullptr;
   }
+};
+
+constexpr ParsedAttrInfo::Spelling VectorizeSpelling[] = {{ParsedAttr::AS_GNU, "vectorize"}};
+constexpr ParsedAttrInfo::Spelling ReduceSpelling[] = {{ParsedAttr::AS_GNU, "reduce"}};
+
+/// vectorize("f32(f32, f32)", …): an element-wise function for ufunc().
+class VectorizeAttrInfo : public FunctionAttrInfo {
+public:
+  VectorizeAttrInfo() : FunctionAttrInfo(VectorizeSpelling) { OptArgs = 15; }
 
   AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &AL) const override {
     const auto *FD = cast<FunctionDecl>(D);
@@ -233,16 +238,9 @@ public:
 };
 
 /// reduce: T f(T, T), an associative binary operator for kp_reduce().
-class ReduceAttrInfo : public ParsedAttrInfo {
+class ReduceAttrInfo : public FunctionAttrInfo {
 public:
-  ReduceAttrInfo() {
-    static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "reduce"}};
-    Spellings = S;
-  }
-
-  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &AL, const Decl *D) const override {
-    return expectFunction(S, D, AL) != nullptr;
-  }
+  ReduceAttrInfo() : FunctionAttrInfo(ReduceSpelling) {}
 
   AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &AL) const override {
     const auto *FD = cast<FunctionDecl>(D);
