@@ -180,7 +180,7 @@ public:
     }
     if (!checkExclusive(S, FD, AL, AnnotKernel, "kernel"))
       return AttributeNotApplied;
-    if (FD->getReturnType()->isVoidType() || !FD->getReturnType()->isArithmeticType()) {
+    if (!FD->getReturnType()->isArithmeticType()) {
       error(S, AL.getLoc(), "vectorize function '%0' must return an arithmetic value (it "
                             "returns %1)")
           << nameOf(FD) << FD->getReturnType();

@@ -66,10 +66,6 @@ private:
           visitValue(Op);
   }
 
-  static iterator_range<inst_iterator> instructions(Function &F) {
-    return make_range(inst_begin(F), inst_end(F));
-  }
-
   SetVector<GlobalValue *> Members;
   SmallVector<Function *, 16> Work;
   SmallPtrSet<Constant *, 32> Visited;
