@@ -89,6 +89,33 @@ uint64_t kernelFlags(const Closure &C) {
   return Flags;
 }
 
+/// Bytes of the `shared` arrays a kernel reaches, laid out one after another
+/// at their alignments as ptxas places them: the static part of the block's
+/// shared memory, which the runtime adds to the dynamic part for its limit
+/// check before the GPU code is even loaded.
+uint64_t staticSharedBytes(const Closure &C, const SmallPtrSetImpl<const GlobalValue *> &Shared,
+                           const DataLayout &DL) {
+  uint64_t Bytes = 0;
+  for (const GlobalValue *GV : C.members()) {
+    auto *Var = dyn_cast<GlobalVariable>(GV);
+    if (!Var || !Shared.count(Var))
+      continue;
+    Bytes = alignTo(Bytes, DL.getPreferredAlign(Var));
+    Bytes += DL.getTypeAllocSize(Var->getValueType());
+  }
+  return Bytes;
+}
+
+/// Function metadata that carries the static shared bytes of a kernel to
+/// rewriteHostModule (HostSide.cpp reads it by the same name).
+const char *const SharedBytesMD = "kernplug.shared_bytes";
+
+void setStaticSharedBytes(Function &F, uint64_t Bytes) {
+  LLVMContext &C = F.getContext();
+  F.setMetadata(SharedBytesMD, MDNode::get(C, ConstantAsMetadata::get(ConstantInt::get(
+                                                  Type::getInt64Ty(C), Bytes))));
+}
+
 /// Host attributes that mean nothing (or the wrong thing) for NVPTX.
 void stripHostAttributes(Function &F) {
   bool OptNone = F.hasFnAttribute(Attribute::OptimizeNone);
@@ -184,19 +211,22 @@ void eraseUnusedDeclarations(Module &Dev) {
 std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry> &Kernels,
                                           const PluginOptions &Opts,
                                           const PassReporter &Report) {
+  SmallPtrSet<const GlobalValue *, 8> Shared;
+  for (GlobalValue *GV : annotatedGlobals(Host, AnnotShared, /*Remove=*/false))
+    Shared.insert(GV);
+
+  const DataLayout DeviceLayout(NVPTXDataLayout);
+  std::vector<uint64_t> SharedBytes;
   Closure All;
   for (KernelEntry &K : Kernels) {
     Closure One;
     One.addRoot(K.Fn);
     One.run();
     K.Flags |= kernelFlags(One);
+    SharedBytes.push_back(staticSharedBytes(One, Shared, DeviceLayout));
     All.addRoot(K.Fn);
   }
   All.run();
-
-  SmallPtrSet<const GlobalValue *, 8> Shared;
-  for (GlobalValue *GV : annotatedGlobals(Host, AnnotShared, /*Remove=*/false))
-    Shared.insert(GV);
 
   // What the AST checks let through must be constant or shared; anything else
   // would be host memory the GPU cannot see.
@@ -259,6 +289,11 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
     if (auto *DevGV = dyn_cast_or_null<GlobalVariable>(VMap.lookup(GV)))
       if (!DevGV->isDeclaration())
         moveToSharedSpace(DevGV);
+
+  // Set on the host functions only after cloning, so the device module never
+  // carries it; rewriteHostModule moves it into the descriptor.
+  for (size_t I = 0; I < Kernels.size(); ++I)
+    setStaticSharedBytes(*Kernels[I].Fn, SharedBytes[I]);
 
   resetModuleFlags(*Dev);
   if (Opts.DebugLineInfo) {

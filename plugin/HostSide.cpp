@@ -12,6 +12,7 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -144,6 +145,17 @@ Constant *imageTable(Module &M, const std::vector<DeviceImage> &Images, const Ab
                             ConstantArray::get(Ty, Rows), "__kp_images");
 }
 
+/// The static shared bytes buildDeviceModule (DeviceModule.cpp) left on a
+/// kernel as metadata; taken off, since it only carries the value here.
+uint64_t takeStaticSharedBytes(Function &F) {
+  const char *const SharedBytesMD = "kernplug.shared_bytes";
+  MDNode *N = F.getMetadata(SharedBytesMD);
+  if (!N)
+    return 0;
+  F.setMetadata(SharedBytesMD, nullptr);
+  return mdconst::extract<ConstantInt>(N->getOperand(0))->getZExtValue();
+}
+
 } // namespace
 
 void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
@@ -169,6 +181,7 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
     Constant *Desc = ConstantExpr::getInBoundsGetElementPtr(
         KernelsTy, KernelTable,
         ArrayRef<Constant *>{ConstantInt::get(T.I64, 0), ConstantInt::get(T.I64, I)});
+    uint64_t SharedBytes = takeStaticSharedBytes(*K.Fn);
     Function *Body = K.Fn;
     if (!K.IsVectorize) {
       Body = detachBody(K.Fn);
@@ -181,7 +194,7 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
          ConstantInt::get(T.I64, K.Flags), ConstantInt::get(T.I64, K.Params.size()),
          paramTable(M, K, T),
          K.IsVectorize ? cString(M, K.Signature, "__kp_sig") : ConstantPointerNull::get(T.Ptr),
-         ConstantInt::get(T.I64, 0), cString(M, K.File, "__kp_file"),
+         ConstantInt::get(T.I64, SharedBytes), cString(M, K.File, "__kp_file"),
          ConstantInt::get(T.I64, K.Line), ConstantPointerNull::get(T.Ptr)}));
   }
   KernelTable->setInitializer(ConstantArray::get(KernelsTy, Rows));

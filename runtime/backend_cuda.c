@@ -5,9 +5,11 @@
  * kernplug runs on machines without a GPU. One device (0), its primary context made current
  * on each host thread on first use. A kernel's module is loaded on its first launch — the
  * cubin for the device's arch when the plugin embedded one, else the PTX through the driver's
- * JIT — and the CUfunction is cached in the kernel descriptor, so a launch after the first is
- * a thread-local check, one atomic load and cuLaunchKernel: no lookup, no allocation. */
+ * JIT — and the kernel's CUfunction and shared-memory figures are cached behind the kernel
+ * descriptor, so a launch after the first is a thread-local check, a few atomic loads and
+ * cuLaunchKernel: no lookup, no allocation. */
 #include <dlfcn.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,8 +21,16 @@
 
 /* Oldest driver accepted: CUDA 10.0 introduced PTX ISA 6.3, the lowest the plugin emits. */
 enum { KP_MIN_DRIVER_VERSION = 10000, KP_OLDEST_SM = 75 };
-/* Above this many dynamic shared bytes CUDA needs an explicit opt-in per function. */
-enum { KP_DEFAULT_DYNAMIC_SHARED = 48 * 1024 };
+/* Static + dynamic shared bytes a function may use without an explicit opt-in. */
+enum { KP_DEFAULT_SHARED_PER_BLOCK = 48 * 1024 };
+
+/* What the backend keeps per kernel (kp_kernel_desc.runtime_data), made on its first launch. */
+typedef struct cuda_kernel {
+  CUfunction fn;
+  unsigned long long static_shared; /* the driver's CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES */
+  int max_dynamic_shared; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as set now; only
+                             grows, under g_load_lock; read with atomic loads */
+} cuda_kernel;
 
 static struct driver {
   void *lib;
@@ -166,6 +176,7 @@ const kp_backend *kp_cuda_backend_init(char *why, size_t why_size) {
   g_cuda.limits.max_grid[0] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
   g_cuda.limits.max_grid[1] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
   g_cuda.limits.max_grid[2] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
+  /* Static + dynamic per block, with the opt-in the launch does when it needs it. */
   long long optin = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
   long long plain = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
   g_cuda.limits.max_shared_bytes = optin > plain ? optin : plain;
@@ -254,54 +265,108 @@ static kp_error load_module(const kp_kernel_desc *k, CUmodule *out) {
                  log[0] ? "\nJIT log:\n" : "", log);
 }
 
-/* The kernel's CUfunction, loading its module on first use. Fast path: one acquire load. */
-static kp_error get_function(kp_kernel_desc *k, CUfunction *out) {
-  CUfunction f = __atomic_load_n((CUfunction *)&k->runtime_data, __ATOMIC_ACQUIRE);
-  if (f) {
-    *out = f;
+static int function_attribute(CUfunction f, CUfunction_attribute a, int fallback) {
+  int v = 0;
+  return drv.cuFuncGetAttribute(&v, a, f) == CUDA_SUCCESS ? v : fallback;
+}
+
+/* The CUfunction and its shared-memory figures; g_load_lock held. */
+static kp_error make_kernel_state(kp_kernel_desc *k, cuda_kernel **out) {
+  CUmodule mod = (CUmodule)k->module->runtime_data;
+  if (!mod) {
+    kp_error err = load_module(k, &mod);
+    if (err) return err;
+    k->module->runtime_data = mod;
+  }
+  CUfunction f;
+  CUresult r = drv.cuModuleGetFunction(&f, mod, k->name);
+  if (r != CUDA_SUCCESS)
+    return cuda_fail(r, KP_ERROR_LAUNCH, "cuModuleGetFunction",
+                     "launch(%s, ...): finding .entry %s in the GPU code of %s", k->name,
+                     k->name, k->module->source ? k->module->source : "?");
+  cuda_kernel *ck = malloc(sizeof *ck);
+  if (!ck)
+    return kp_fail(KP_ERROR_OUT_OF_MEMORY, "launch(%s, ...): out of host memory", k->name);
+  ck->fn = f;
+  /* The driver knows the static size after optimisation; the plugin's figure is an upper
+   * bound from before it. Without an answer, keep the plugin's. */
+  int fallback = k->shared_bytes > INT_MAX ? INT_MAX : (int)k->shared_bytes;
+  ck->static_shared = (unsigned)function_attribute(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                                                   fallback);
+  int default_dynamic = KP_DEFAULT_SHARED_PER_BLOCK - (int)ck->static_shared;
+  ck->max_dynamic_shared = function_attribute(
+      f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, default_dynamic > 0 ? default_dynamic : 0);
+  /* launch.c checks later launches against the exact figure. */
+  __atomic_store_n(&k->shared_bytes, (uint64_t)ck->static_shared, __ATOMIC_RELAXED);
+  *out = ck;
+  return KP_SUCCESS;
+}
+
+/* The kernel's state, loading its module on first use. Fast path: one acquire load. */
+static kp_error get_kernel(kp_kernel_desc *k, cuda_kernel **out) {
+  cuda_kernel *ck = __atomic_load_n((cuda_kernel **)&k->runtime_data, __ATOMIC_ACQUIRE);
+  if (ck) {
+    *out = ck;
     return KP_SUCCESS;
   }
   kp_error err = KP_SUCCESS;
   pthread_mutex_lock(&g_load_lock);
-  f = (CUfunction)k->runtime_data;
-  if (!f) {
-    CUmodule mod = (CUmodule)k->module->runtime_data;
-    if (!mod) {
-      err = load_module(k, &mod);
-      if (!err) k->module->runtime_data = mod;
-    }
-    if (!err) {
-      CUresult r = drv.cuModuleGetFunction(&f, mod, k->name);
-      if (r != CUDA_SUCCESS)
-        err = cuda_fail(r, KP_ERROR_LAUNCH, "cuModuleGetFunction",
-                        "launch(%s, ...): finding .entry %s in the GPU code of %s", k->name,
-                        k->name, k->module->source ? k->module->source : "?");
-      else
-        __atomic_store_n((CUfunction *)&k->runtime_data, f, __ATOMIC_RELEASE);
-    }
+  ck = (cuda_kernel *)k->runtime_data;
+  if (!ck) {
+    err = make_kernel_state(k, &ck);
+    if (!err) __atomic_store_n((cuda_kernel **)&k->runtime_data, ck, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&g_load_lock);
-  *out = f;
+  *out = ck;
   return err;
 }
 
 /* ---- the backend operations -------------------------------------------------------------- */
 
+/* Static + dynamic shared memory must fit the device's per-block limit. launch.c checked this
+ * with the plugin's static figure before the first load; this is the check with the
+ * driver's. */
+static kp_error check_shared(const kp_kernel_desc *k, const cuda_kernel *ck, size_t dynamic) {
+  unsigned long long limit = (unsigned long long)g_cuda.limits.max_shared_bytes;
+  if (dynamic <= limit && ck->static_shared <= limit - dynamic) return KP_SUCCESS;
+  return kp_fail(KP_ERROR_LAUNCH,
+                 "launch(%s, ...): %llu bytes of static + %zu bytes of dynamic shared memory "
+                 "exceed the limit of %llu bytes per block of %s",
+                 k->name, ck->static_shared, dynamic, limit, g_owner);
+}
+
+/* Beyond the default 48 KiB per block (static + dynamic) a function must be allowed its
+ * dynamic size first. Raised only, once per increase; concurrent launches asking for less
+ * than the current allowance never wait. */
+static kp_error allow_dynamic_shared(const kp_kernel_desc *k, cuda_kernel *ck, size_t dynamic) {
+  if ((int)dynamic <= __atomic_load_n(&ck->max_dynamic_shared, __ATOMIC_ACQUIRE))
+    return KP_SUCCESS;
+  kp_error err = KP_SUCCESS;
+  pthread_mutex_lock(&g_load_lock);
+  if ((int)dynamic > ck->max_dynamic_shared) {
+    CUresult r = drv.cuFuncSetAttribute(ck->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                        (int)dynamic);
+    if (r == CUDA_SUCCESS)
+      __atomic_store_n(&ck->max_dynamic_shared, (int)dynamic, __ATOMIC_RELEASE);
+    else
+      err = cuda_fail(r, KP_ERROR_LAUNCH, "cuFuncSetAttribute",
+                      "launch(%s, ...): allowing %zu bytes of dynamic shared memory (with %llu "
+                      "bytes of static) on %s",
+                      k->name, dynamic, ck->static_shared, g_owner);
+  }
+  pthread_mutex_unlock(&g_load_lock);
+  return err;
+}
+
 static kp_error cuda_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {
   kp_error err = ensure_context("launch");
   if (err) return err;
-  CUfunction f;
-  if ((err = get_function(k, &f))) return err;
-  if (cfg->shared_bytes > KP_DEFAULT_DYNAMIC_SHARED) {
-    CUresult r = drv.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                        (int)cfg->shared_bytes);
-    if (r != CUDA_SUCCESS)
-      return cuda_fail(r, KP_ERROR_LAUNCH, "cuFuncSetAttribute",
-                       "launch(%s, ...): allowing %zu bytes of dynamic shared memory", k->name,
-                       cfg->shared_bytes);
-  }
+  cuda_kernel *ck;
+  if ((err = get_kernel(k, &ck))) return err;
+  if ((err = check_shared(k, ck, cfg->shared_bytes))) return err;
+  if ((err = allow_dynamic_shared(k, ck, cfg->shared_bytes))) return err;
   kp_note_launched_kernel(k->name);
-  CUresult r = drv.cuLaunchKernel(f, (unsigned)cfg->blocks.x, (unsigned)cfg->blocks.y,
+  CUresult r = drv.cuLaunchKernel(ck->fn, (unsigned)cfg->blocks.x, (unsigned)cfg->blocks.y,
                                   (unsigned)cfg->blocks.z, (unsigned)cfg->threads.x,
                                   (unsigned)cfg->threads.y, (unsigned)cfg->threads.z,
                                   (unsigned)cfg->shared_bytes, (CUstream)cfg->stream, args, NULL);

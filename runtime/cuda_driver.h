@@ -61,7 +61,10 @@ enum {
 typedef int CUdevice_attribute;
 
 /* CUfunction_attribute */
-enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
+enum {
+  CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,            /* static shared bytes of the function */
+  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 /* dynamic bytes a launch may ask for */
+};
 typedef int CUfunction_attribute;
 
 /* CUjit_option */
@@ -94,6 +97,8 @@ typedef int CUjit_option;
      void **option_values))                                                                    \
   X(cuModuleGetFunction, "cuModuleGetFunction",                                                \
     (CUfunction * fn, CUmodule module, const char *name))                                      \
+  X(cuFuncGetAttribute, "cuFuncGetAttribute",                                                  \
+    (int *value, CUfunction_attribute attrib, CUfunction fn))                                  \
   X(cuFuncSetAttribute, "cuFuncSetAttribute",                                                  \
     (CUfunction fn, CUfunction_attribute attrib, int value))                                   \
   X(cuLaunchKernel, "cuLaunchKernel",                                                          \

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "kp_internal.h"
 #include "registry.h"
@@ -71,6 +72,28 @@ static kp_error check_extent(const kp_kernel_desc *k, const kp_backend *be, cons
   return KP_SUCCESS;
 }
 
+/* Shared memory per block. On a GPU the kernel's static `shared` arrays and the dynamic
+ * buffer share one per-block budget. The CPU backend keeps static arrays in each worker's
+ * thread-local storage, so only its dynamic buffer (KP_CPU_SHARED_BYTES) is limited. The
+ * static size is the plugin's figure until the CUDA backend replaces it with the driver's
+ * when it loads the kernel. */
+static kp_error check_shared(const kp_kernel_desc *k, const kp_backend *be, size_t dynamic) {
+  const unsigned long long limit = (unsigned long long)be->limits.max_shared_bytes;
+  if (strcmp(be->name, "cpu") == 0) {
+    if (dynamic <= limit) return KP_SUCCESS;
+    return kp_fail(KP_ERROR_LAUNCH,
+                   "launch(%s, ...): %zu bytes of dynamic shared memory exceed the limit of "
+                   "%llu bytes per block of %s; set KP_CPU_SHARED_BYTES to raise it",
+                   k->name, dynamic, limit, be->limits_owner);
+  }
+  unsigned long long static_bytes = __atomic_load_n(&k->shared_bytes, __ATOMIC_RELAXED);
+  if (dynamic <= limit && static_bytes <= limit - dynamic) return KP_SUCCESS;
+  return kp_fail(KP_ERROR_LAUNCH,
+                 "launch(%s, ...): %llu bytes of static + %zu bytes of dynamic shared memory "
+                 "exceed the limit of %llu bytes per block of %s",
+                 k->name, static_bytes, dynamic, limit, be->limits_owner);
+}
+
 KP_EXPORT void __kp_launch(kp_kernel_desc *kernel, void **args) {
   if (!kernel) {
     kp_fail(KP_ERROR_INTERNAL, "__kp_launch: NULL kernel descriptor");
@@ -111,12 +134,6 @@ KP_EXPORT void __kp_launch(kp_kernel_desc *kernel, void **args) {
             be->limits.max_threads_per_block, be->limits_owner);
     return;
   }
-  if ((long long)cfg.shared_bytes > be->limits.max_shared_bytes || (long long)cfg.shared_bytes < 0) {
-    kp_fail(KP_ERROR_LAUNCH,
-            "launch(%s, ...): %zu bytes of dynamic shared memory exceed the limit of %lld "
-            "bytes per block of %s",
-            kernel->name, cfg.shared_bytes, be->limits.max_shared_bytes, be->limits_owner);
-    return;
-  }
+  if (check_shared(kernel, be, cfg.shared_bytes)) return;
   be->launch(kernel, &cfg, args);
 }

@@ -40,6 +40,13 @@ static int run(const char *s) {
     kp_synchronize();
     kp_free(d);
     return 0;
+  } else if (!strcmp(s, "dyn_shared_64k") || !strcmp(s, "static_shared_64k")) {
+    /* 64 KiB of dynamic shared memory: over the CPU default, an opt-in on a GPU */
+    if (s[0] == 'd') launch(dyn_shared, 1, 32, 64 * 1024)((int *)d);
+    else launch(static_shared, 1, 32, 64 * 1024)((int *)d);
+    kp_synchronize();
+    puts("launched");
+    return 0;
   } else if (!strcmp(s, "missing_entry")) launch(missing_entry, 1, 1)((int *)d);
   else {
     fprintf(stderr, "error_scenarios: unknown scenario '%s'\n", s);

@@ -8,8 +8,14 @@
  *    kernel parameters against the .param list of the kernel's .entry line in the loaded image
  *    (sizes from .u64/.u32/.f32/.b8[N]); parameter values are logged as hex;
  *  - injects one failure chosen by FAKE_CUDA_FAIL: no_device, zero_devices, old_driver, oom,
- *    jit, cubin_reject, launch_resources, illegal_address;
- *  - pretends to be compute capability FAKE_CUDA_CC (default 90).
+ *    jit, cubin_reject, launch_resources, illegal_address, func_attribute (cuFuncSetAttribute
+ *    fails);
+ *  - pretends to be compute capability FAKE_CUDA_CC (default 90) with FAKE_CUDA_SHARED_OPTIN
+ *    bytes of shared memory per block after opt-in (default 227 KiB, an H100's);
+ *  - keeps shared memory per function as the driver does: the static size is the sum of the
+ *    `.shared ... [N]` declarations inside the entry's body, the dynamic allowance starts at
+ *    48 KiB minus that and cuFuncSetAttribute may raise it up to the opt-in limit; a launch
+ *    asking for more dynamic bytes than allowed fails with CUDA_ERROR_INVALID_VALUE.
  * Kernels are not run: tests check what was launched, not what it computed. */
 #include <pthread.h>
 #include <stdarg.h>
@@ -137,6 +143,12 @@ static int max_threads(void) {
   return s && *s ? atoi(s) : 1024;
 }
 
+static int shared_optin(void) {
+  const char *s = getenv("FAKE_CUDA_SHARED_OPTIN");
+  return s && *s ? atoi(s) : 227 * 1024;
+}
+enum { DEFAULT_SHARED_PER_BLOCK = 48 * 1024 };
+
 FAKE_EXPORT CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
   (void)d;
   switch (a) {
@@ -147,8 +159,8 @@ FAKE_EXPORT CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice
   case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *v = 2147483647; break;
   case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
   case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: *v = 65535; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *v = 48 * 1024; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 227 * 1024; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *v = DEFAULT_SHARED_PER_BLOCK; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = shared_optin(); break;
   case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = device_sm() / 10; break;
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = device_sm() % 10; break;
@@ -280,6 +292,8 @@ struct CUfunc_st {
   char name[128];
   int num_params;
   int param_size[MAX_PARAMS];
+  int static_shared;      /* bytes of the .shared declarations in the entry's body */
+  int max_dynamic_shared; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
 };
 
 FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule *mod, const void *image, unsigned n,
@@ -331,6 +345,18 @@ static int param_size(const char *p) {
   return -1;
 }
 
+/* Bytes of the ".shared ... name[N];" declarations in the body that follows `p`, up to the
+ * closing brace. */
+static int body_shared_bytes(const char *p) {
+  const char *open = strchr(p, '{'), *close = open ? strchr(open, '}') : NULL;
+  int bytes = 0;
+  for (const char *d = open; close && (d = strstr(d, ".shared")) && d < close; d += 7) {
+    const char *br = strchr(d, '[');
+    if (br && br < close) bytes += atoi(br + 1);
+  }
+  return bytes;
+}
+
 FAKE_EXPORT CUresult cuModuleGetFunction(CUfunction *fn, CUmodule mod, const char *name) {
   NEED_CONTEXT();
   char pattern[160];
@@ -348,13 +374,32 @@ FAKE_EXPORT CUresult cuModuleGetFunction(CUfunction *fn, CUmodule mod, const cha
     p += 7;
     f->param_size[f->num_params++] = param_size(p);
   }
+  f->static_shared = body_shared_bytes(end);
+  f->max_dynamic_shared = DEFAULT_SHARED_PER_BLOCK - f->static_shared;
   *fn = f;
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f) {
+  NEED_CONTEXT();
+  if (a == CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES) *v = f->static_shared;
+  else if (a == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) *v = f->max_dynamic_shared;
+  else return CUDA_ERROR_INVALID_VALUE;
+  logf_("cuFuncGetAttribute %s %d -> %d", f->name, a, *v);
   return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) {
   NEED_CONTEXT();
   logf_("cuFuncSetAttribute %s %d %d", f->name, a, v);
+  if (failing("func_attribute")) return CUDA_ERROR_INVALID_VALUE;
+  if (a != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) return CUDA_ERROR_INVALID_VALUE;
+  if (v < 0 || f->static_shared + v > shared_optin()) {
+    logf_("cuFuncSetAttribute %s: %d + %d bytes exceed the opt-in limit", f->name,
+          f->static_shared, v);
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  f->max_dynamic_shared = v;
   return CUDA_SUCCESS;
 }
 
@@ -368,8 +413,10 @@ FAKE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsi
     logf_("cuLaunchKernel %s BAD SIZES", f->name);
     return CUDA_ERROR_INVALID_VALUE;
   }
-  if (shared > 48 * 1024) {
-    logf_("cuLaunchKernel %s shared=%u over the default limit", f->name, shared);
+  if (shared > (unsigned)f->max_dynamic_shared) {
+    logf_("cuLaunchKernel %s shared=%u over the function's allowance of %d", f->name, shared,
+          f->max_dynamic_shared);
+    return CUDA_ERROR_INVALID_VALUE;
   }
   if (failing("launch_resources")) return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
   char line[2048];

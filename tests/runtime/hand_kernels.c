@@ -47,6 +47,15 @@ static void dyn_shared_body(int *out) {
   out[i] = s[threadIdx.x];
 }
 
+/* The plugin makes a `shared` array thread-local on the host: one copy per CPU worker, which
+ * runs one block at a time. */
+static _Thread_local int static_tile[STATIC_SHARED_INTS];
+static void static_shared_body(int *out) {
+  int i = grid(1);
+  static_tile[threadIdx.x % STATIC_SHARED_INTS] = i + 1;
+  out[i] = static_tile[threadIdx.x % STATIC_SHARED_INTS];
+}
+
 static void byval_body(big_arg s, double *out) {
   int i = grid(1);
   out[i] = s.a + s.b * i + s.n + s.c * 0;
@@ -80,6 +89,7 @@ static void count_dec_cpu(void **a) {
   count_dec_body(*(unsigned **)a[0], *(unsigned *)a[1], *(unsigned **)a[2], *(int *)a[3]);
 }
 static void dyn_shared_cpu(void **a) { dyn_shared_body(*(int **)a[0]); }
+static void static_shared_cpu(void **a) { static_shared_body(*(int **)a[0]); }
 /* byval: args[0] points at the struct's bytes */
 static void byval_cpu(void **a) { byval_body(*(big_arg *)a[0], *(double **)a[1]); }
 static void with_barrier_cpu(void **a) { with_barrier_body(*(float **)a[0]); }
@@ -112,6 +122,14 @@ void count_dec(unsigned *counter, unsigned limit, unsigned *olds, int n) {
 void dyn_shared(int *out) {
   void *args[] = {&out};
   __kp_launch(&hand_kernels[HK_DYN_SHARED], args);
+}
+void static_shared(int *out) {
+  void *args[] = {&out};
+  __kp_launch(&hand_kernels[HK_STATIC_SHARED], args);
+}
+void shrunk_shared(int *out) {
+  void *args[] = {&out};
+  __kp_launch(&hand_kernels[HK_SHRUNK_SHARED], args);
 }
 void byval_kernel(big_arg s, double *out) {
   void *args[] = {&s, &out};
@@ -151,9 +169,11 @@ static const kp_param_desc int_x_params[] = {PTR("x", 4, 0)};
 
 /* ---- descriptors ----------------------------------------------------------------------------- */
 
-#define KERNEL(name, fn, cpu, flags, params, line)                                             \
+#define KERNEL_SHARED(name, fn, cpu, flags, params, shared_bytes, line)                        \
   {name, (const void *)fn, cpu, &hand_module, flags,                                           \
-   sizeof params / sizeof params[0], params, NULL, 0, __FILE__, line, NULL}
+   sizeof params / sizeof params[0], params, NULL, shared_bytes, __FILE__, line, NULL}
+#define KERNEL(name, fn, cpu, flags, params, line)                                             \
+  KERNEL_SHARED(name, fn, cpu, flags, params, 0, line)
 
 kp_kernel_desc hand_kernels[HK_NUM_KERNELS] = {
     [HK_FOO] = KERNEL("foo", foo, foo_cpu, 0, foo_params, 10),
@@ -172,6 +192,10 @@ kp_kernel_desc hand_kernels[HK_NUM_KERNELS] = {
                                     unflagged_barrier_cpu, 0, float_x_params, 63),
     [HK_MISSING_ENTRY] = KERNEL("missing_entry", missing_entry, missing_entry_cpu, 0,
                                 int_x_params, 68),
+    [HK_STATIC_SHARED] = KERNEL_SHARED("static_shared", static_shared, static_shared_cpu, 0,
+                                       int_out_params, STATIC_SHARED_INTS * sizeof(int), 53),
+    [HK_SHRUNK_SHARED] = KERNEL_SHARED("shrunk_shared", shrunk_shared, static_shared_cpu, 0,
+                                       int_out_params, 16 * 1024, 53),
 };
 
 /* ---- embedded images ------------------------------------------------------------------------
@@ -190,7 +214,11 @@ kp_kernel_desc hand_kernels[HK_NUM_KERNELS] = {
   ".visible .entry byval_kernel(.param .align 8 .b8 b_0[32], .param .u64 b_1)\n{ ret; }\n"    \
   ".visible .entry with_barrier(.param .u64 w_0)\n{ ret; }\n"                                 \
   ".visible .entry with_warp(.param .u64 w_0)\n{ ret; }\n"                                    \
-  ".visible .entry unflagged_barrier(.param .u64 u_0)\n{ ret; }\n"
+  ".visible .entry unflagged_barrier(.param .u64 u_0)\n{ ret; }\n"                           \
+  ".visible .entry static_shared(.param .u64 s_0)\n"                                         \
+  "{ .shared .align 4 .b8 tile[4096]; ret; }\n"                                               \
+  ".visible .entry shrunk_shared(.param .u64 s_0)\n"                                         \
+  "{ .shared .align 4 .b8 tile[4096]; ret; }\n"
 
 static const char hand_ptx[] = "// fake PTX for the kernplug runtime tests\n"
                                ".version 6.3\n.target sm_75\n.address_size 64\n" ENTRIES;

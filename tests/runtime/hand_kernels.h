@@ -23,6 +23,13 @@ void count_inc(unsigned *counter, unsigned limit, unsigned *olds, int n);
 void count_dec(unsigned *counter, unsigned limit, unsigned *olds, int n);
 /* Writes i*3 to dynamic shared memory slot threadIdx.x, reads it back into out[i]. */
 void dyn_shared(int *out);
+/* `static __attribute__((shared)) int tile[1024]` (4 KiB of static shared memory, which the
+ * descriptor's shared_bytes says): out[i] = i + 1 through the tile. */
+enum { STATIC_SHARED_INTS = 1024 };
+void static_shared(int *out);
+/* The same, but the descriptor claims 16 KiB, as the plugin's count can before optimisation
+ * drops an unused array; the PTX has 4 KiB (what the driver reports). */
+void shrunk_shared(int *out);
 /* A struct passed by value (byval in the IR): out[i] = s.a + s.b * i + s.n */
 typedef struct big_arg {
   double a, b, c;
@@ -55,6 +62,8 @@ enum {
   HK_WITH_WARP,
   HK_UNFLAGGED_BARRIER,
   HK_MISSING_ENTRY,
+  HK_STATIC_SHARED,
+  HK_SHRUNK_SHARED,
   HK_NUM_KERNELS
 };
 

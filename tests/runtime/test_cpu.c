@@ -1,7 +1,7 @@
 /* test_cpu.c — the CPU backend runs hand-built kernels (hand_kernels.c) correctly: indices in
- * 1D/2D/3D, many blocks, atomics with CUDA's wrap-around, dynamic shared memory, a struct by
- * value, transfers, and launches from several host threads at once. Run with KP_BACKEND=cpu
- * and several KP_NUM_THREADS values (tests/runtime/CMakeLists.txt). */
+ * 1D/2D/3D, many blocks, atomics with CUDA's wrap-around, dynamic and static shared memory,
+ * a struct by value, transfers, and launches from several host threads at once. Run with
+ * KP_BACKEND=cpu and several KP_NUM_THREADS values (tests/runtime/CMakeLists.txt). */
 #include <pthread.h>
 #include <stdint.h>
 
@@ -126,6 +126,20 @@ static void test_dynamic_shared(void) {
   CHECK_NO_ERROR();
 }
 
+/* Static shared arrays live in the workers' thread-local storage on the CPU: they do not
+ * count against KP_CPU_SHARED_BYTES, which limits the dynamic buffer alone. */
+static void test_static_shared(void) {
+  enum { B = 8, T = 256 };
+  int out[B * T];
+  int *d = device_array(int, B * T);
+  launch(static_shared, B, T, 48 * 1024)(d);
+  copy_to_host(out, d, B * T);
+  for (int i = 0; i < B * T; i++) CHECK_MSG(out[i] == i + 1, "out[%d] = %d", i, out[i]);
+  CHECK(hand_kernels[HK_STATIC_SHARED].shared_bytes == STATIC_SHARED_INTS * sizeof(int));
+  kp_free(d);
+  CHECK_NO_ERROR();
+}
+
 static void test_byval(void) {
   big_arg s = {1.5, 2.0, 99.0, 10};
   double out[64];
@@ -168,6 +182,7 @@ int main(void) {
   test_indices();
   test_atomics();
   test_dynamic_shared();
+  test_static_shared();
   test_byval();
   test_host_threads();
   kp_synchronize();

@@ -1,7 +1,8 @@
 /* test_cuda_fake.c — the CUDA backend against the fake driver (fake_cuda.c): initialisation,
  * lazy module loading with the right image for the device, one load per module however many
  * launches and host threads, the launch configuration and parameter values cuLaunchKernel
- * receives, transfers, dynamic shared memory opt-in, and that the runtime's own checks stop
+ * receives, transfers, static + dynamic shared memory against the device's limit with the
+ * opt-in beyond 48 KiB, and that the runtime's own checks stop
  * bad frees and copies before the driver sees them.
  * Usage: test_cuda_fake <expected module-load log line>   (it depends on FAKE_CUDA_CC)
  * Environment: KP_BACKEND=cuda KP_LIBCUDA=<fake> FAKE_CUDA_LOG=<file>. */
@@ -44,6 +45,57 @@ static void *launcher(void *arg) {
   (void)arg;
   for (int r = 0; r < ROUNDS; r++) launch(scale, 8, 125)(g_shared_d, 1.0f, 1000);
   return NULL;
+}
+
+/* Static shared memory counts against the per-block limit too; the opt-in is needed once
+ * static + dynamic pass 48 KiB and is made once per increase. */
+static void test_static_shared(int *d) {
+  enum { KIB = 1024, OPTIN = 227 * KIB, STATIC = STATIC_SHARED_INTS * sizeof(int) };
+  CHECK(hand_kernels[HK_STATIC_SHARED].shared_bytes == STATIC); /* the plugin's figure */
+  launch(static_shared, 1, 32)(d);
+  CHECK_NO_ERROR();
+  CHECK_LOG_COUNT("cuFuncGetAttribute static_shared 1 -> 4096\n", 1);
+  CHECK_LOG_COUNT("cuFuncGetAttribute static_shared 8 -> 45056\n", 1);
+  launch(static_shared, 1, 32, 44 * KIB)(d); /* 48 KiB in all: no opt-in */
+  CHECK_NO_ERROR();
+  CHECK_LOG_COUNT("cuFuncSetAttribute static_shared", 0);
+  launch(static_shared, 1, 32, 48 * KIB)(d); /* 52 KiB in all */
+  CHECK_NO_ERROR();
+  CHECK_LOG_COUNT("cuFuncSetAttribute static_shared 8 49152\n", 1);
+  launch(static_shared, 1, 32, 100 * KIB)(d);
+  launch(static_shared, 1, 32, 48 * KIB)(d); /* already allowed: no call */
+  launch(static_shared, 1, 32, 100 * KIB)(d);
+  CHECK_NO_ERROR();
+  CHECK_LOG_COUNT("cuFuncSetAttribute static_shared 8 102400\n", 1);
+  CHECK_LOG_COUNT("cuFuncSetAttribute static_shared", 2);
+  CHECK_LOG_COUNT("cuLaunchKernel static_shared grid=1,1,1 block=32,1,1 shared=0 ", 1);
+  CHECK_LOG_COUNT("cuLaunchKernel static_shared grid=1,1,1 block=32,1,1 shared=45056 ", 1);
+  CHECK_LOG_COUNT("cuLaunchKernel static_shared grid=1,1,1 block=32,1,1 shared=49152 ", 2);
+  CHECK_LOG_COUNT("cuLaunchKernel static_shared grid=1,1,1 block=32,1,1 shared=102400 ", 2);
+  /* exactly the device's opt-in limit, then one byte more */
+  launch(static_shared, 1, 32, OPTIN - STATIC)(d);
+  CHECK_NO_ERROR();
+  launch(static_shared, 1, 32, OPTIN - STATIC + 1)(d);
+  CHECK_ERROR(KP_ERROR_LAUNCH, "launch(static_shared, ...): 4096 bytes of static + 228353 bytes "
+                               "of dynamic shared memory exceed the limit of 232448 bytes per "
+                               "block of CUDA device 0 (Fake GPU sm_");
+  CHECK_LOG_COUNT("cuFuncSetAttribute static_shared", 3);
+  CHECK_LOG_COUNT("cuLaunchKernel static_shared", 7);
+  CHECK_LOG_COUNT("over the function's allowance", 0);
+  CHECK_LOG_COUNT("exceed the opt-in limit", 0);
+
+  /* The plugin's count (16 KiB here) is an upper bound used until the module is loaded; then
+   * the driver's figure (4 KiB) replaces it in the descriptor. */
+  launch(shrunk_shared, 1, 32, OPTIN - 8 * KIB)(d);
+  CHECK_ERROR(KP_ERROR_LAUNCH, "launch(shrunk_shared, ...): 16384 bytes of static + 224256 "
+                               "bytes of dynamic shared memory exceed the limit of 232448");
+  CHECK_LOG_COUNT("cuModuleGetFunction shrunk_shared", 0);
+  launch(shrunk_shared, 1, 32)(d);
+  CHECK_NO_ERROR();
+  CHECK(hand_kernels[HK_SHRUNK_SHARED].shared_bytes == 4096);
+  launch(shrunk_shared, 1, 32, OPTIN - 8 * KIB)(d);
+  CHECK_NO_ERROR();
+  CHECK_LOG_COUNT("cuFuncSetAttribute shrunk_shared 8 224256\n", 1);
 }
 
 int main(int argc, char **argv) {
@@ -116,9 +168,10 @@ int main(int argc, char **argv) {
   CHECK_LOG_COUNT("cuFuncSetAttribute dyn_shared 8 65536", 1);
   CHECK_LOG_COUNT("cuLaunchKernel dyn_shared grid=3,2,1 block=4,4,2 shared=65536", 1);
   launch(dyn_shared, 1, 32, 300 * 1024)((int *)d); /* over the device's opt-in limit */
-  CHECK_ERROR(KP_ERROR_LAUNCH, "launch(dyn_shared, ...): 307200 bytes of dynamic shared memory "
-                               "exceed the limit of 232448 bytes per block of CUDA device 0 "
-                               "(Fake GPU sm_");
+  CHECK_ERROR(KP_ERROR_LAUNCH, "launch(dyn_shared, ...): 0 bytes of static + 307200 bytes of "
+                               "dynamic shared memory exceed the limit of 232448 bytes per "
+                               "block of CUDA device 0 (Fake GPU sm_");
+  test_static_shared((int *)d);
 
   /* barrier and warp kernels run on a GPU */
   launch(with_barrier, 1, 32)(d);

@@ -82,7 +82,8 @@ static void test_launch_errors(void) {
   CHECK_ERROR(KP_ERROR_INVALID_VALUE, "launch(foo, ...): blocks.x is -1");
   launch(foo, 1, 10, 48 * 1024 + 1)(d_in, d_out);
   CHECK_ERROR(KP_ERROR_LAUNCH, "launch(foo, ...): 49153 bytes of dynamic shared memory exceed "
-                               "the limit of 49152 bytes per block of the CPU backend");
+                               "the limit of 49152 bytes per block of the CPU backend; set "
+                               "KP_CPU_SHARED_BYTES to raise it");
   check_not_run();
 
   launch(with_barrier, 1, 10)(d_out);
