@@ -133,6 +133,24 @@ bool runPtxas(const PluginOptions &Opts, StringRef PTX, unsigned SM, std::string
   return OK;
 }
 
+/// Removes the `$L__tmpN:` labels NVPTX 19 emits for debug line ranges. Only DWARF sections
+/// refer to them, and DebugDirectivesOnly emits none; worse, the printer can put one inside
+/// a multi-line `call.uni` sequence, which ptxas rejects as a syntax error.
+void dropDebugLabels(SmallString<0> &PTX) {
+  SmallString<0> Out;
+  Out.reserve(PTX.size());
+  for (StringRef Rest = PTX.str(); !Rest.empty();) {
+    auto [Line, Tail] = Rest.split('\n');
+    StringRef Label = Line.trim();
+    bool DebugLabel = Label.consume_front("$L__tmp") && Label.consume_back(":") &&
+                      !Label.empty() && Label.find_first_not_of("0123456789") == StringRef::npos;
+    if (!DebugLabel)
+      (Out += Line) += '\n';
+    Rest = Tail;
+  }
+  PTX = std::move(Out);
+}
+
 } // namespace
 
 bool compileDeviceModule(Module &Dev, const std::vector<KernelEntry> &Kernels,
@@ -210,6 +228,7 @@ bool compileDeviceModule(Module &Dev, const std::vector<KernelEntry> &Kernels,
     }
     PM.run(Dev);
   }
+  dropDebugLabels(PTX);
   if (Opts.SaveTemps)
     saveTemp(Opts, ".kp.ptx", PTX, Report);
   Images.push_back({KP_IMAGE_PTX, Opts.Archs.front(), std::string(PTX.str()) + '\0'});

@@ -2,9 +2,11 @@
  *
  * Blocks are spread over the pool's participants in chunks taken from an atomic counter
  * (dynamic scheduling: blocks that take longer do not hold up a static partition). Inside a
- * block the GPU threads run one after another as a loop calling the kernel's CPU entry, which
- * is only correct for kernels without barriers or warp collectives; the plugin flags those
- * and they are refused here until fibers arrive. Launches complete before they return, so
+ * block the GPU threads run one after another as a loop calling the kernel's CPU entry; a
+ * kernel the plugin flags as using barriers or warp collectives runs each block's threads as
+ * fibers instead (cpu_block.c), so plain kernels pay nothing for them. A fault in kernel code
+ * (cpu_fault.c) or a barrier that cannot complete fails the launch with the kernel, block and
+ * thread, and the other workers stop taking blocks. Launches complete before they return, so
  * kp_synchronize() has nothing to wait for. "Device" memory is ordinary host memory, but
  * every transfer is a real copy so that programs behave as they do on a GPU. */
 #include <stdatomic.h>
@@ -13,24 +15,78 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kp_internal.h"
+#include "cpu_backend.h"
 
 enum {
   KP_CPU_DEFAULT_SHARED = 48 * 1024, /* CUDA's default per-block dynamic shared limit */
   KP_CPU_MAX_SHARED = 1 << 30,
-  KP_CPU_ALLOC_ALIGN = 256 /* cuMemAlloc's alignment: keep alignment behaviour identical */
+  KP_CPU_ALLOC_ALIGN = 256, /* cuMemAlloc's alignment: keep alignment behaviour identical */
+  KP_CPU_DEFAULT_STACK = 128 * 1024, /* per fiber; CUDA's default is far smaller, but C
+                                        programmers put arrays on the stack */
+  KP_CPU_MIN_STACK = 16 * 1024,
+  KP_CPU_MAX_STACK = 1 << 30
 };
 
-static void **g_shared_buffers; /* one per participant, g_limits.max_shared_bytes each */
+static void **g_shared_buffers;            /* one per participant, max_shared_bytes each */
+static kp_cpu_block_runner **g_runners;    /* one per participant, made on first use */
+static size_t g_stack_bytes = KP_CPU_DEFAULT_STACK;
 static char g_owner[128];
 
 typedef struct cpu_grid {
   kp_kernel_desc *kernel;
   void **args;
   unsigned grid[3], block[3];
+  int fibers; /* the kernel uses barriers or warp collectives */
   unsigned long long total_blocks, chunk;
   atomic_ullong next_block;
+  atomic_int failed;     /* set once by the first participant that fails */
+  char message[1024];    /* its error, read after kp_pool_run returns */
 } cpu_grid;
+
+static void record_failure(cpu_grid *g, const char *msg) {
+  int expected = 0;
+  if (atomic_compare_exchange_strong(&g->failed, &expected, 1))
+    snprintf(g->message, sizeof g->message, "%s", msg);
+}
+
+static void record_fault(cpu_grid *g, const kp_cpu_fault_guard *f) {
+  const kp_cpu_thread_state *st = &kp_cpu_state;
+  char msg[1024];
+  int n = snprintf(msg, sizeof msg, "kernel '%s', block (%u, %u, %u), thread (%u, %u, %u): ",
+                   g->kernel->name, st->ctaid[0], st->ctaid[1], st->ctaid[2], st->tid[0],
+                   st->tid[1], st->tid[2]);
+  if (n < 0 || (size_t)n >= sizeof msg) n = 0;
+  if (f->stack_overflow)
+    snprintf(msg + n, sizeof msg - (size_t)n,
+             "stack overflow: on the CPU backend each thread of a kernel with barriers or warp "
+             "collectives runs on a fiber stack of %zu bytes; set KP_CPU_STACK_SIZE to more "
+             "bytes or put less on the stack",
+             g_stack_bytes);
+  else
+    snprintf(msg + n, sizeof msg - (size_t)n,
+             "%s at address %p on the CPU backend (on a GPU the launch fails with "
+             "CUDA_ERROR_ILLEGAL_ADDRESS); check the indices against the array sizes",
+             kp_cpu_fault_describe(f), f->addr);
+  record_failure(g, msg);
+}
+
+/* The GPU threads of the current block, one after another. */
+static void run_block_as_loop(const cpu_grid *g, kp_cpu_thread_state *st) {
+  kp_cpu_entry_fn entry = g->kernel->cpu_entry;
+  void **args = g->args;
+  unsigned linear = 0;
+  for (unsigned z = 0; z < g->block[2]; z++) {
+    st->tid[2] = z;
+    for (unsigned y = 0; y < g->block[1]; y++) {
+      st->tid[1] = y;
+      for (unsigned x = 0; x < g->block[0]; x++) {
+        st->tid[0] = x;
+        st->linear_tid = linear++;
+        entry(args);
+      }
+    }
+  }
+}
 
 static void run_blocks(void *p, int participant) {
   cpu_grid *g = p;
@@ -39,10 +95,28 @@ static void run_blocks(void *p, int participant) {
   memcpy(st->nctaid, g->grid, sizeof st->nctaid);
   st->kernel = g->kernel;
   st->dynamic_shared = g_shared_buffers[participant];
-  kp_cpu_entry_fn entry = g->kernel->cpu_entry;
-  void **args = g->args;
+  kp_cpu_block_runner *runner = NULL;
+  if (g->fibers) {
+    if (!g_runners[participant]) g_runners[participant] = kp_cpu_block_runner_new();
+    runner = g_runners[participant];
+    if (!runner) {
+      record_failure(g, "out of memory for the CPU backend's fiber scheduler");
+      return;
+    }
+  }
   const unsigned long long gx = g->grid[0], gxy = gx * g->grid[1];
-  for (;;) {
+  char msg[1024];
+
+  kp_cpu_fault_prepare_thread();
+  kp_cpu_fault_guard guard;
+  guard.stacks = NULL;
+  if (sigsetjmp(guard.env, 0)) { /* a fault in kernel code (cpu_fault.c) */
+    st->runner = NULL;
+    record_fault(g, &guard);
+    goto out;
+  }
+  kp_cpu_fault_armed = &guard;
+  while (!atomic_load_explicit(&g->failed, memory_order_relaxed)) {
     unsigned long long start = atomic_fetch_add_explicit(&g->next_block, g->chunk,
                                                          memory_order_relaxed);
     if (start >= g->total_blocks) break;
@@ -52,37 +126,24 @@ static void run_blocks(void *p, int participant) {
       st->ctaid[0] = (unsigned)(b % gx);
       st->ctaid[1] = (unsigned)((b / gx) % g->grid[1]);
       st->ctaid[2] = (unsigned)(b / gxy);
-      unsigned linear = 0;
-      for (unsigned z = 0; z < g->block[2]; z++) {
-        st->tid[2] = z;
-        for (unsigned y = 0; y < g->block[1]; y++) {
-          st->tid[1] = y;
-          for (unsigned x = 0; x < g->block[0]; x++) {
-            st->tid[0] = x;
-            st->linear_tid = linear++;
-            entry(args);
-          }
-        }
+      if (!runner) {
+        run_block_as_loop(g, st);
+      } else if (kp_cpu_block_run(runner, g->kernel, g->args, g->block, g_stack_bytes, &guard,
+                                  msg, sizeof msg) != 0) {
+        record_failure(g, msg);
+        break;
       }
     }
   }
+  kp_cpu_fault_armed = NULL;
+out:
   st->kernel = NULL;
   st->dynamic_shared = NULL;
 }
 
 static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {
-  if (k->flags & KP_KERNEL_USES_BARRIER)
-    return kp_fail(KP_ERROR_UNSUPPORTED,
-                   "launch(%s, ...): kernel '%s' uses syncthreads() (a block barrier), which the "
-                   "CPU backend cannot run yet; run it on a GPU (KP_BACKEND=cuda)",
-                   k->name, k->name);
-  if (k->flags & KP_KERNEL_USES_WARP)
-    return kp_fail(KP_ERROR_UNSUPPORTED,
-                   "launch(%s, ...): kernel '%s' uses warp collectives (shfl/ballot/all/any/"
-                   "syncwarp), which the CPU backend cannot run yet; run it on a GPU "
-                   "(KP_BACKEND=cuda)",
-                   k->name, k->name);
   cpu_grid g = {.kernel = k, .args = args};
+  g.fibers = (k->flags & (KP_KERNEL_USES_BARRIER | KP_KERNEL_USES_WARP)) != 0;
   g.grid[0] = (unsigned)cfg->blocks.x, g.grid[1] = (unsigned)cfg->blocks.y,
   g.grid[2] = (unsigned)cfg->blocks.z;
   g.block[0] = (unsigned)cfg->threads.x, g.block[1] = (unsigned)cfg->threads.y,
@@ -92,8 +153,10 @@ static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void 
   unsigned long long per = (unsigned long long)kp_pool_size() * 16;
   g.chunk = g.total_blocks / per ? g.total_blocks / per : 1;
   atomic_init(&g.next_block, 0);
+  atomic_init(&g.failed, 0);
   kp_note_launched_kernel(k->name);
   kp_pool_run(run_blocks, &g);
+  if (atomic_load(&g.failed)) return kp_fail(KP_ERROR_LAUNCH, "%s", g.message);
   return KP_SUCCESS;
 }
 
@@ -154,7 +217,9 @@ static void cpu_detect(void) {
   printf("Limits: %lld threads per block, %lld bytes of dynamic shared memory per block "
          "(KP_CPU_SHARED_BYTES sets it)\n",
          g_cpu.limits.max_threads_per_block, g_cpu.limits.max_shared_bytes);
-  printf("Not yet on the CPU backend: kernels with syncthreads() or warp collectives\n");
+  printf("Fiber stacks: %zu bytes per GPU thread of kernels with barriers or warp "
+         "collectives (KP_CPU_STACK_SIZE sets it)\n",
+         g_stack_bytes);
   printf("Summary:\n\t0 CUDA devices in use; kernels run on %d CPU threads\n", kp_pool_size());
 }
 
@@ -167,10 +232,20 @@ const kp_backend *kp_cpu_backend_init(char *why, size_t why_size) {
                                      KP_CPU_MAX_SHARED, why, why_size);
   if (shared < 0) return NULL;
   g_cpu.limits.max_shared_bytes = shared;
+  long long stack = kp_env_positive("KP_CPU_STACK_SIZE", KP_CPU_DEFAULT_STACK, KP_CPU_MAX_STACK,
+                                    why, why_size);
+  if (stack < 0) return NULL;
+  if (stack < KP_CPU_MIN_STACK) {
+    snprintf(why, why_size, "KP_CPU_STACK_SIZE=%lld is below the minimum of %d bytes", stack,
+             KP_CPU_MIN_STACK);
+    return NULL;
+  }
+  g_stack_bytes = (size_t)stack;
   int started = kp_pool_start((int)n, why, why_size);
   if (started < 1) return NULL;
   g_shared_buffers = calloc((size_t)started, sizeof *g_shared_buffers);
-  if (!g_shared_buffers) {
+  g_runners = calloc((size_t)started, sizeof *g_runners);
+  if (!g_shared_buffers || !g_runners) {
     snprintf(why, why_size, "out of memory for shared-memory buffers");
     return NULL;
   }

@@ -1,12 +1,13 @@
 /* cpu_device.c — the kp_dev_* primitives of kernplug.h for kernels running on the CPU.
  *
  * The plugin keeps a host copy of each kernel body; its calls to kp_dev_* resolve here. The
- * CPU backend sets kp_cpu_state on the worker before each simulated GPU thread runs, so the
- * index primitives are plain thread-local reads. initial-exec TLS keeps them to one load
- * (no __tls_get_addr call) since libkernplug_rt is linked, not dlopen'd, by programs. */
+ * CPU backend sets kp_cpu_state on the worker before each simulated GPU thread runs (the
+ * fiber scheduler at every switch), so the index primitives are plain thread-local reads.
+ * initial-exec TLS keeps them to one load (no __tls_get_addr call) since libkernplug_rt is
+ * linked, not dlopen'd, by programs. */
 #include <stdatomic.h>
 
-#include "kp_internal.h"
+#include "cpu_backend.h"
 
 _Thread_local kp_cpu_thread_state kp_cpu_state __attribute__((tls_model("initial-exec"))) = {
     .ntid = {1, 1, 1}, .nctaid = {1, 1, 1}};
@@ -26,63 +27,65 @@ KP_EXPORT unsigned kp_dev_nctaid_z(void) { return kp_cpu_state.nctaid[2]; }
 /* Warps are 32 consecutive linear thread ids, as on the GPU. */
 KP_EXPORT unsigned kp_dev_laneid(void) { return kp_cpu_state.linear_tid % 32u; }
 
-/* Barriers and warp collectives need the threads of a block to run interleaved (fibers, a
- * later issue). The CPU backend refuses kernels the plugin flags as using them, so reaching
- * one of these means a descriptor without the flag: stop rather than compute garbage. */
-KP_NORETURN static void unsupported(const char *primitive) {
+/* Barriers and warp collectives suspend the calling fiber until the block's scheduler
+ * (cpu_block.c) completes them. The CPU backend runs a block as fibers when the plugin flags
+ * the kernel as using them, so reaching one without a runner means a descriptor without the
+ * flag: stop rather than compute garbage. */
+static kp_cpu_block_runner *runner_for(const char *primitive) {
+  kp_cpu_block_runner *r = kp_cpu_state.runner;
+  if (r) return r;
   const kp_kernel_desc *k = kp_cpu_state.kernel;
-  kp_fatal("kernel '%s' called %s on the CPU backend, which cannot run barriers or warp "
-           "collectives yet (its descriptor did not declare KP_KERNEL_USES_BARRIER/"
-           "KP_KERNEL_USES_WARP)",
+  kp_fatal("kernel '%s' called %s on the CPU backend, but its descriptor does not declare "
+           "KP_KERNEL_USES_BARRIER/KP_KERNEL_USES_WARP, so its threads do not run as fibers "
+           "(was it built by another version of kernplug?)",
            k ? k->name : "?", primitive);
 }
 
-KP_EXPORT void kp_dev_syncthreads(void) { unsupported("syncthreads()"); }
+KP_EXPORT void kp_dev_syncthreads(void) {
+  kp_cpu_block_barrier(runner_for("syncthreads()"), KP_CPU_SYNC, 0);
+}
 KP_EXPORT int kp_dev_syncthreads_count(int predicate) {
-  (void)predicate;
-  unsupported("syncthreads_count()");
+  return kp_cpu_block_barrier(runner_for("syncthreads_count()"), KP_CPU_SYNC_COUNT, predicate);
 }
 KP_EXPORT int kp_dev_syncthreads_and(int predicate) {
-  (void)predicate;
-  unsupported("syncthreads_and()");
+  return kp_cpu_block_barrier(runner_for("syncthreads_and()"), KP_CPU_SYNC_AND, predicate);
 }
 KP_EXPORT int kp_dev_syncthreads_or(int predicate) {
-  (void)predicate;
-  unsupported("syncthreads_or()");
+  return kp_cpu_block_barrier(runner_for("syncthreads_or()"), KP_CPU_SYNC_OR, predicate);
 }
 KP_EXPORT void kp_dev_syncwarp(unsigned mask) {
-  (void)mask;
-  unsupported("syncwarp()");
+  kp_cpu_block_warp(runner_for("syncwarp()"), KP_CPU_SYNCWARP, mask, 0, 0);
 }
 KP_EXPORT int kp_dev_shfl_idx(unsigned mask, int value, int src_lane) {
-  (void)mask, (void)value, (void)src_lane;
-  unsupported("shfl_sync()");
+  return kp_cpu_block_warp(runner_for("shfl_sync()"), KP_CPU_SHFL_IDX, mask, value, src_lane);
 }
 KP_EXPORT int kp_dev_shfl_up(unsigned mask, int value, unsigned delta) {
-  (void)mask, (void)value, (void)delta;
-  unsupported("shfl_up_sync()");
+  return kp_cpu_block_warp(runner_for("shfl_up_sync()"), KP_CPU_SHFL_UP, mask, value,
+                           (int)delta);
 }
 KP_EXPORT int kp_dev_shfl_down(unsigned mask, int value, unsigned delta) {
-  (void)mask, (void)value, (void)delta;
-  unsupported("shfl_down_sync()");
+  return kp_cpu_block_warp(runner_for("shfl_down_sync()"), KP_CPU_SHFL_DOWN, mask, value,
+                           (int)delta);
 }
 KP_EXPORT int kp_dev_shfl_xor(unsigned mask, int value, int lane_mask) {
-  (void)mask, (void)value, (void)lane_mask;
-  unsupported("shfl_xor_sync()");
+  return kp_cpu_block_warp(runner_for("shfl_xor_sync()"), KP_CPU_SHFL_XOR, mask, value,
+                           lane_mask);
 }
 KP_EXPORT unsigned kp_dev_ballot(unsigned mask, int predicate) {
-  (void)mask, (void)predicate;
-  unsupported("ballot_sync()");
+  return (unsigned)kp_cpu_block_warp(runner_for("ballot_sync()"), KP_CPU_BALLOT, mask,
+                                     predicate != 0, 0);
 }
 KP_EXPORT int kp_dev_all(unsigned mask, int predicate) {
-  (void)mask, (void)predicate;
-  unsupported("all_sync()");
+  return kp_cpu_block_warp(runner_for("all_sync()"), KP_CPU_ALL, mask, predicate != 0, 0);
 }
 KP_EXPORT int kp_dev_any(unsigned mask, int predicate) {
-  (void)mask, (void)predicate;
-  unsupported("any_sync()");
+  return kp_cpu_block_warp(runner_for("any_sync()"), KP_CPU_ANY, mask, predicate != 0, 0);
 }
-KP_EXPORT unsigned kp_dev_activemask(void) { unsupported("activemask()"); }
+/* Without divergence tracking the CPU cannot know which lanes take a branch together: it
+ * reports the lanes of the warp that exist and have not exited. */
+KP_EXPORT unsigned kp_dev_activemask(void) {
+  return kp_cpu_block_activemask(runner_for("activemask()"));
+}
 
 /* Fences: CUDA's threadfence orders this thread's memory accesses for all observers; a
  * sequentially consistent fence is the closest (and strongest) C equivalent. */

@@ -2,7 +2,8 @@
  *
  * The runtime is split by responsibility: error.c (reporting), registry.c (modules from the
  * plugin), launch.c (launch() configuration and checks), backend.c (KP_BACKEND choice),
- * backend_cpu.c + pool.c + cpu_device.c (the CPU backend), backend_cuda.c (the driver API),
+ * backend_cpu.c + pool.c + cpu_block.c + fiber.c + cpu_fault.c + cpu_device.c (the CPU
+ * backend, whose shared declarations are in cpu_backend.h), backend_cuda.c (the driver API),
  * memory.c + alloc_table.c (explicit transfers), detect.c (kp_detect). */
 #ifndef KP_INTERNAL_H
 #define KP_INTERNAL_H
@@ -86,25 +87,6 @@ const char *kp_backend_reason(void);
 const kp_backend *kp_cpu_backend_init(char *why, size_t why_size);
 /* The CUDA backend (backend_cuda.c); NULL with the reason in `why` when it cannot start. */
 const kp_backend *kp_cuda_backend_init(char *why, size_t why_size);
-
-/* ---- CPU backend pieces ------------------------------------------------------------------ */
-
-/* pool.c: a fixed set of worker threads that run a function for each participant. */
-typedef void (*kp_pool_task)(void *ctx, int participant);
-int kp_pool_start(int participants, char *why, size_t why_size);
-int kp_pool_size(void);
-/* Runs task(ctx, i) for i in [0, participants) — the caller is participant 0 — and returns
- * when all have finished. Serialised: one grid at a time. */
-void kp_pool_run(kp_pool_task task, void *ctx);
-
-/* cpu_device.c: the indices the kp_dev_* primitives read on a worker. */
-typedef struct kp_cpu_thread_state {
-  unsigned tid[3], ctaid[3], ntid[3], nctaid[3];
-  unsigned linear_tid; /* tid.x + ntid.x * (tid.y + ntid.y * tid.z), for laneid */
-  void *dynamic_shared;
-  const kp_kernel_desc *kernel; /* for messages from primitives */
-} kp_cpu_thread_state;
-extern _Thread_local kp_cpu_thread_state kp_cpu_state __attribute__((tls_model("initial-exec")));
 
 /* ---- environment helpers (env.c) --------------------------------------------------------- */
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kp_internal.h"
+#include "cpu_backend.h"
 
 static pthread_mutex_t g_run_lock = PTHREAD_MUTEX_INITIALIZER; /* one grid at a time */
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;

@@ -1,0 +1,127 @@
+/* cpu_backend.h — the pieces of the CPU backend shared by its files (never installed):
+ * fiber.c (contexts and guarded stacks), cpu_block.c (a block's threads as fibers: barriers
+ * and warp collectives), cpu_fault.c (faults in kernel code become errors), cpu_device.c
+ * (the kp_dev_* primitives) and backend_cpu.c (grids over the worker pool). */
+#ifndef KP_CPU_BACKEND_H
+#define KP_CPU_BACKEND_H
+
+#include <setjmp.h>
+#include <stddef.h>
+
+#include "kp_internal.h"
+
+#if !defined(__x86_64__)
+#include <ucontext.h>
+#endif
+
+/* ---- pool.c ------------------------------------------------------------------------------ */
+
+/* A fixed set of worker threads that run a function for each participant. */
+typedef void (*kp_pool_task)(void *ctx, int participant);
+int kp_pool_start(int participants, char *why, size_t why_size);
+int kp_pool_size(void);
+/* Runs task(ctx, i) for i in [0, participants) — the caller is participant 0 — and returns
+ * when all have finished. Serialised: one grid at a time. */
+void kp_pool_run(kp_pool_task task, void *ctx);
+
+/* ---- cpu_device.c ------------------------------------------------------------------------ */
+
+typedef struct kp_cpu_block_runner kp_cpu_block_runner;
+
+/* What the kp_dev_* primitives read on a worker: the indices of the GPU thread running now
+ * (the fiber scheduler rewrites tid/linear_tid at every switch). */
+typedef struct kp_cpu_thread_state {
+  unsigned tid[3], ctaid[3], ntid[3], nctaid[3];
+  unsigned linear_tid; /* tid.x + ntid.x * (tid.y + ntid.y * tid.z), for laneid */
+  void *dynamic_shared;
+  const kp_kernel_desc *kernel;  /* for messages from primitives */
+  kp_cpu_block_runner *runner;   /* set while the block runs as fibers, else NULL */
+} kp_cpu_thread_state;
+extern _Thread_local kp_cpu_thread_state kp_cpu_state __attribute__((tls_model("initial-exec")));
+
+/* ---- fiber.c ----------------------------------------------------------------------------- */
+
+typedef struct kp_fiber_ctx {
+#if defined(__x86_64__)
+  void *sp; /* the saved stack pointer; registers live on the fiber's stack */
+#else
+  ucontext_t uc;
+  void (*fn)(void *);
+  void *arg;
+#endif
+} kp_fiber_ctx;
+
+/* Prepares ctx so that the first kp_fiber_switch to it runs fn(arg) on [stack, stack+size).
+ * fn must never return: it ends by switching away for good. */
+void kp_fiber_make(kp_fiber_ctx *ctx, void *stack, size_t size, void (*fn)(void *), void *arg);
+/* Saves the running context in `from` and resumes `to`. */
+void kp_fiber_switch(kp_fiber_ctx *from, kp_fiber_ctx *to);
+
+/* `count` stacks of `stack_bytes` in one mapping, each with an inaccessible guard below it. */
+typedef struct kp_fiber_stacks {
+  void *base;
+  size_t total, guard_bytes, stack_bytes;
+  unsigned count;
+} kp_fiber_stacks;
+/* Makes s hold at least `count` stacks of exactly `stack_bytes` (rounded to pages); keeps
+ * the current mapping when it fits. Returns 0, or -1 when the memory cannot be mapped. */
+int kp_fiber_stacks_reserve(kp_fiber_stacks *s, unsigned count, size_t stack_bytes);
+void kp_fiber_stacks_release(kp_fiber_stacks *s);
+void *kp_fiber_stack(const kp_fiber_stacks *s, unsigned i);
+/* Whether addr lies in one of the guards (a stack overflow). */
+int kp_fiber_stacks_guard_hit(const kp_fiber_stacks *s, const void *addr);
+
+/* ---- cpu_fault.c ------------------------------------------------------------------------- */
+
+/* Armed by a worker while it runs kernel code: a fault jumps to `env` with what happened. */
+typedef struct kp_cpu_fault_guard {
+  sigjmp_buf env;
+  int signo;
+  void *addr;
+  int stack_overflow;             /* the address is in a fiber stack guard */
+  const kp_fiber_stacks *stacks;  /* the fiber stacks in use, or NULL */
+} kp_cpu_fault_guard;
+extern _Thread_local kp_cpu_fault_guard *kp_cpu_fault_armed
+    __attribute__((tls_model("initial-exec")));
+/* Installs the process's fault handlers (once) and this thread's alternate signal stack. */
+void kp_cpu_fault_prepare_thread(void);
+/* "invalid memory access (SIGSEGV)", … */
+const char *kp_cpu_fault_describe(const kp_cpu_fault_guard *g);
+
+/* ---- cpu_block.c ------------------------------------------------------------------------- */
+
+/* A runner per worker, reused for every block it runs. NULL when out of memory. */
+kp_cpu_block_runner *kp_cpu_block_runner_new(void);
+/* Runs the threads of the block kp_cpu_state.ctaid as fibers, each on a stack of
+ * `stack_bytes`; registers the stacks in `guard` so that an overflow is recognised.
+ * Returns 0, or -1 with a message naming the kernel, block and threads in `msg`. */
+int kp_cpu_block_run(kp_cpu_block_runner *r, const kp_kernel_desc *k, void **args,
+                     const unsigned block[3], size_t stack_bytes, kp_cpu_fault_guard *guard,
+                     char *msg, size_t msg_size);
+
+/* Block barriers; the result is what syncthreads_count/and/or return. */
+typedef enum kp_cpu_barrier_op {
+  KP_CPU_SYNC,
+  KP_CPU_SYNC_COUNT,
+  KP_CPU_SYNC_AND,
+  KP_CPU_SYNC_OR
+} kp_cpu_barrier_op;
+int kp_cpu_block_barrier(kp_cpu_block_runner *r, kp_cpu_barrier_op op, int predicate);
+
+/* Warp collectives: every lane named in `mask` meets the others, then each gets its result. */
+typedef enum kp_cpu_warp_op {
+  KP_CPU_SHFL_IDX,
+  KP_CPU_SHFL_UP,
+  KP_CPU_SHFL_DOWN,
+  KP_CPU_SHFL_XOR,
+  KP_CPU_BALLOT,
+  KP_CPU_ALL,
+  KP_CPU_ANY,
+  KP_CPU_SYNCWARP
+} kp_cpu_warp_op;
+int kp_cpu_block_warp(kp_cpu_block_runner *r, kp_cpu_warp_op op, unsigned mask, int value,
+                      int arg);
+/* The lanes of the calling thread's warp that exist and have not exited. */
+unsigned kp_cpu_block_activemask(kp_cpu_block_runner *r);
+
+#endif /* KP_CPU_BACKEND_H */

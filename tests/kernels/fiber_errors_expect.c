@@ -1,0 +1,105 @@
+/* fiber_errors_expect.c — kernels that go wrong on purpose; fiber_errors.cmake checks that
+ * the CPU backend reports each one (kernel, block, thread) instead of hanging or crashing.
+ *   fiber_errors_expect <scenario>   (scenarios: see main) */
+#include <string.h>
+
+#include "kernel_test.h"
+
+/* Threads past `live` return before the barrier the others wait at. */
+__attribute__((kernel)) void early_return(int live, int *out) {
+  static __attribute__((shared)) int s[64];
+  if ((int)threadIdx.x >= live) return;
+  s[threadIdx.x] = 1;
+  syncthreads();
+  out[threadIdx.x] = s[0];
+}
+
+/* Lane 7 exits; the rest shuffle with the full mask, which names it. */
+__attribute__((kernel)) void lane_exits(int *out) {
+  if (laneid() == 7) return;
+  out[threadIdx.x] = shfl_down_sync(0xffffffffu, (int)threadIdx.x, 1);
+}
+
+/* Half a warp waits at the block barrier while the other half waits for it in a shuffle. */
+__attribute__((kernel)) void split_warp(int *out) {
+  if (threadIdx.x < 16)
+    syncthreads();
+  else
+    out[threadIdx.x] = shfl_sync(0xffffffffu, (int)threadIdx.x, 0);
+}
+
+/* 1 KiB of stack per level: depth 1000 needs about 1 MiB, far beyond the default fiber stack. */
+__attribute__((device)) int deep(int depth, int seed) {
+  volatile char frame[1024];
+  frame[depth % 1024] = (char)seed;
+  int below = depth > 0 ? deep(depth - 1, seed + 1) : 0;
+  return below + frame[depth % 1024];
+}
+
+__attribute__((kernel)) void deep_recursion(int depth, int *out) {
+  int v = deep(depth, (int)threadIdx.x);
+  syncthreads();
+  out[threadIdx.x] = v;
+}
+
+__attribute__((kernel)) void write_through(int *p, long long offset) { p[offset + threadIdx.x] = 1; }
+
+__attribute__((kernel)) void write_through_with_barrier(int *p, long long offset) {
+  syncthreads();
+  p[offset + threadIdx.x] = 1;
+}
+
+__attribute__((kernel)) void divide(const int *num, const int *den, int *out) {
+  out[threadIdx.x] = num[threadIdx.x] / den[threadIdx.x];
+}
+
+static int *device_ints(int n, int value) {
+  int *h = malloc((size_t)n * sizeof *h);
+  for (int i = 0; i < n; i++) h[i] = value;
+  int *d = to_device(h, n);
+  free(h);
+  return d;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) return 2;
+  const char *s = argv[1];
+  kt_start("fiber_errors");
+  int *out = device_ints(64, 0);
+  if (!strcmp(s, "early_return")) {
+    launch(early_return, 1, 64)(40, out);
+  } else if (!strcmp(s, "all_reach")) {
+    launch(early_return, 2, 64)(64, out);
+  } else if (!strcmp(s, "lane_exits")) {
+    launch(lane_exits, 1, 32)(out);
+  } else if (!strcmp(s, "split_warp")) {
+    launch(split_warp, 1, 32)(out);
+  } else if (!strcmp(s, "deep_recursion")) {
+    launch(deep_recursion, 1, 4)(1000, out);
+  } else if (!strcmp(s, "wild_write")) {
+    launch(write_through, 1, 32)(out, 1LL << 40);
+  } else if (!strcmp(s, "wild_write_fibers")) {
+    launch(write_through_with_barrier, 3, 32)(out, 1LL << 40);
+  } else if (!strcmp(s, "divide_by_zero")) {
+    int *num = device_ints(8, 10), *den = device_ints(8, 0);
+    launch(divide, 1, 8)(num, den, out);
+  } else if (!strcmp(s, "recover")) {
+    /* In return mode a failed launch leaves the backend usable. */
+    kp_set_error_mode(KP_ERRORS_RETURN);
+    launch(early_return, 4, 64)(10, out);
+    KT_CHECK(kp_last_error() == KP_ERROR_LAUNCH, "expected a launch error");
+    launch(write_through, 4, 32)(out, 1LL << 40);
+    KT_CHECK(kp_last_error() == KP_ERROR_LAUNCH, "expected a launch error");
+    launch(early_return, 4, 64)(64, out);
+    KT_CHECK(kp_last_error() == KP_SUCCESS, "%s", kp_last_error_message());
+    int h[64];
+    copy_to_host(h, out, 64);
+    for (int i = 0; i < 64; i++) KT_CHECK(h[i] == 1, "out[%d] = %d", i, h[i]);
+  } else {
+    fprintf(stderr, "unknown scenario %s\n", s);
+    return 2;
+  }
+  kp_synchronize();
+  printf("fiber_errors %s: finished\n", s);
+  return 0;
+}
