@@ -70,6 +70,17 @@ static void removeMarkerAnnotations(Module &M) {
       GV.eraseFromParent();
 }
 
+/// The CPU backend runs kernels with barriers on fibers whose stacks sit next to each other
+/// with a guard between them. A frame larger than the guard could step over it into another
+/// fiber's stack; stack probes (what -fstack-clash-protection adds) touch every page on the
+/// way down, so such a frame faults on the guard and is reported as a stack overflow.
+static void probeHostStacks(Module &M, const TranslationUnitInfo &Info) {
+  for (const DeviceFunctionInfo &F : Info.Functions)
+    if (Function *Fn = M.getFunction(F.IRName))
+      if (!Fn->isDeclaration() && !Fn->hasFnAttribute("probe-stack"))
+        Fn->addFnAttr("probe-stack", "inline-asm");
+}
+
 PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &) {
   if (Info->Functions.empty())
     return PreservedAnalyses::all(); // no annotations: exactly as without the plugin
@@ -100,6 +111,7 @@ PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &) {
     lowerMathToLibdevice(*Dev);
     if (!compileDeviceModule(*Dev, Kernels, *Opts, Report, Images))
       return PreservedAnalyses::all();
+    probeHostStacks(M, *Info);
     rewriteHostModule(M, Kernels, Images, Info->MainFile);
   }
   removeMarkerAnnotations(M);

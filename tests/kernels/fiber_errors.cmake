@@ -22,3 +22,7 @@ kp_kernel_expect(cpu_divide_by_zero fiber_errors_expect EXPECT fail ARGS divide_
   STDERR "kernplug: error: kernel 'divide', block (0, 0, 0), thread (0, 0, 0): arithmetic exception")
 kp_kernel_expect(cpu_errors_recover fiber_errors_expect EXPECT success ARGS recover ENV ${cpu}
   STDOUT "fiber_errors recover: finished")
+kp_kernel_expect(fiber_big_frame fiber_errors_expect EXPECT fail ARGS big_frame ENV ${cpu}
+  STDERR "kernplug: error: kernel 'big_frame', block (0, 0, 0), thread (0, 0, 0): stack overflow")
+kp_kernel_expect(fiber_big_frame_raised fiber_errors_expect EXPECT success ARGS big_frame
+  ENV ${cpu} KP_CPU_STACK_SIZE=2097152 STDOUT "fiber_errors big_frame: finished")

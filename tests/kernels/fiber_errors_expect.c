@@ -42,6 +42,15 @@ __attribute__((kernel)) void deep_recursion(int depth, int *out) {
   out[threadIdx.x] = v;
 }
 
+/* One frame of 1 MiB: its first access lies far below the guard under the fiber stack, in
+ * another fiber's stack, unless stack probes make it touch the guard first. */
+__attribute__((kernel)) void big_frame(int *out, int i) {
+  volatile char frame[1 << 20];
+  frame[i] = (char)threadIdx.x;
+  syncthreads();
+  out[threadIdx.x] = frame[i];
+}
+
 __attribute__((kernel)) void write_through(int *p, long long offset) { p[offset + threadIdx.x] = 1; }
 
 __attribute__((kernel)) void write_through_with_barrier(int *p, long long offset) {
@@ -76,6 +85,8 @@ int main(int argc, char **argv) {
     launch(split_warp, 1, 32)(out);
   } else if (!strcmp(s, "deep_recursion")) {
     launch(deep_recursion, 1, 4)(1000, out);
+  } else if (!strcmp(s, "big_frame")) {
+    launch(big_frame, 1, 8)(out, 5);
   } else if (!strcmp(s, "wild_write")) {
     launch(write_through, 1, 32)(out, 1LL << 40);
   } else if (!strcmp(s, "wild_write_fibers")) {
