@@ -11,12 +11,14 @@ namespace kernplug {
 /// "expf" -> "__nv_expf"), or "" if libdevice has none.
 std::string libdeviceNameFor(llvm::StringRef Name);
 
-/// The libdevice function for a math intrinsic base name and width
-/// ("exp", 32 -> "__nv_expf"), or "" if NVPTX lowers it natively.
+/// The libdevice function for a math intrinsic base name and the width of its
+/// floating-point operand ("exp", 32 -> "__nv_expf"; "lround", 64 ->
+/// "__nv_llround"), or "" if NVPTX lowers it natively.
 std::string libdeviceNameForIntrinsic(llvm::StringRef Base, unsigned Bits);
 
 /// Functions device code may call without a definition in the translation
-/// unit because the device runtime or the lowering provides them.
+/// unit because the device runtime or the lowering provides them, and the
+/// builtins (named without "__builtin_") that clang expands inline.
 bool isDeviceRuntimeFunction(llvm::StringRef Name);
 
 } // namespace kernplug
