@@ -1,8 +1,8 @@
 /* cpu_block.c — one block of a kernel with barriers or warp collectives, as fibers.
  *
- * Every GPU thread of the block is a fiber on the worker that owns the block. The scheduler
- * runs each runnable fiber until it blocks (at syncthreads or a warp collective) or exits;
- * when no fiber can run, it completes what can be completed — a warp collective once every
+ * Every GPU thread of the block is a fiber on the worker that owns the block. Runnable fibers
+ * run in order, each until it blocks (at syncthreads or a warp collective) or exits; when no
+ * fiber can run, it completes what can be completed — a warp collective once every
  * lane of its mask has arrived, the block barrier once every thread has — and goes round
  * again. If nothing can be completed, some thread waits for one that will never come (a
  * barrier inside a branch, an early return before syncthreads): on a GPU that hangs or
@@ -61,27 +61,40 @@ static const char *barrier_op_name(unsigned op) {
 
 /* ---- running fibers ---------------------------------------------------------------------- */
 
+/* Makes thread i the running one: its indices for the kp_dev_* primitives, then its stack. */
+static void switch_to(kp_cpu_block_runner *r, kp_fiber_ctx *from, unsigned i) {
+  gpu_thread *t = &r->threads[i];
+  r->current = i;
+  memcpy(kp_cpu_state.tid, t->tid, sizeof t->tid);
+  kp_cpu_state.linear_tid = i;
+  kp_fiber_switch(from, &t->ctx);
+}
+
+/* A fiber that blocks or exits hands over directly to the next runnable fiber after it (one
+ * switch instead of two through the scheduler); the last one returns to the scheduler, which
+ * then completes the waits. */
+static void yield(kp_cpu_block_runner *r, gpu_thread *self) {
+  for (unsigned j = r->current + 1; j < r->n; j++)
+    if (r->threads[j].state == RUNNABLE) {
+      switch_to(r, &self->ctx, j);
+      return;
+    }
+  kp_fiber_switch(&self->ctx, &r->scheduler);
+}
+
 static void fiber_main(void *p) {
   kp_cpu_block_runner *r = p;
   ((kp_cpu_entry_fn)r->kernel->cpu_entry)(r->args);
   gpu_thread *t = &r->threads[r->current];
   t->state = EXITED;
   r->exited++;
-  kp_fiber_switch(&t->ctx, &r->scheduler); /* never resumed */
-}
-
-static void run_fiber(kp_cpu_block_runner *r, unsigned i) {
-  gpu_thread *t = &r->threads[i];
-  r->current = i;
-  memcpy(kp_cpu_state.tid, t->tid, sizeof t->tid);
-  kp_cpu_state.linear_tid = i;
-  kp_fiber_switch(&r->scheduler, &t->ctx);
+  yield(r, t); /* never resumed */
 }
 
 /* Parks the calling fiber until the scheduler completes its wait; returns its result. */
 static int wait_here(kp_cpu_block_runner *r) {
   gpu_thread *t = &r->threads[r->current];
-  kp_fiber_switch(&t->ctx, &r->scheduler);
+  yield(r, t);
   return t->result;
 }
 
@@ -278,7 +291,7 @@ int kp_cpu_block_run(kp_cpu_block_runner *r, const kp_kernel_desc *k, void **arg
   int rc = 0;
   for (;;) {
     for (i = 0; i < n; i++)
-      if (r->threads[i].state == RUNNABLE) run_fiber(r, i);
+      if (r->threads[i].state == RUNNABLE) switch_to(r, &r->scheduler, i);
     if (r->exited == n) break;
     int completed = r->at_warp ? complete_warps(r) : 0;
     if (completed < 0) {

@@ -16,8 +16,10 @@
 
 #if defined(__x86_64__)
 
-/* kp_fiber_switch(from, to): push rbp rbx r12-r15 and the SSE/x87 control words, store rsp
- * in from->sp, load to->sp, pop the same, return into the other fiber. */
+/* kp_fiber_switch(from, to): push rbp rbx r12-r15, store rsp in from->sp, load to->sp, pop
+ * the same, return into the other fiber. The SSE/x87 control words are not switched (fldcw
+ * alone would double the cost): all fibers of a worker share its floating-point environment,
+ * which device code cannot change (fesetround is not a device function). */
 __asm__(".text\n"
         ".globl kp_fiber_switch\n"
         ".hidden kp_fiber_switch\n"
@@ -29,14 +31,8 @@ __asm__(".text\n"
         "  pushq %r13\n"
         "  pushq %r14\n"
         "  pushq %r15\n"
-        "  subq $8, %rsp\n"
-        "  stmxcsr (%rsp)\n"
-        "  fnstcw 4(%rsp)\n"
         "  movq %rsp, (%rdi)\n"
         "  movq (%rsi), %rsp\n"
-        "  ldmxcsr (%rsp)\n"
-        "  fldcw 4(%rsp)\n"
-        "  addq $8, %rsp\n"
         "  popq %r15\n"
         "  popq %r14\n"
         "  popq %r13\n"
@@ -69,10 +65,6 @@ void kp_fiber_make(kp_fiber_ctx *ctx, void *stack, size_t size, void (*fn)(void 
   *--sp = (uint64_t)(uintptr_t)fn;    /* r13 */
   *--sp = 0;                          /* r14 */
   *--sp = 0;                          /* r15 */
-  uint32_t control[2];                /* the creator's rounding modes and exception masks */
-  __asm__ volatile("stmxcsr %0\n\tfnstcw %1" : "=m"(control[0]), "=m"(control[1]));
-  control[1] &= 0xffff;
-  memcpy(--sp, control, sizeof control);
   ctx->sp = sp;
 }
 
