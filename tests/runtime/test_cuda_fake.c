@@ -134,7 +134,7 @@ int main(int argc, char **argv) {
            "cuLaunchKernel foo grid=1,1,1 block=10,1,1 shared=0 stream=(nil) params=%p,%p\n",
            (void *)d, (void *)d2);
   CHECK_LOG_COUNT(line, 1);
-  CHECK(hand_kernels[HK_FOO].runtime_data != NULL); /* the cached CUfunction */
+  CHECK(hand_kernels[HK_FOO].runtime_data != NULL); /* the cached kernel state */
   CHECK(hand_module.runtime_data != NULL);          /* the cached CUmodule */
 
   /* scalars by value: 2.0f is 0x40000000, 1000 is 0x3e8; dim3 sizes */
