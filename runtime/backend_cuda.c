@@ -180,6 +180,7 @@ const kp_backend *kp_cuda_backend_init(char *why, size_t why_size) {
   long long optin = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
   long long plain = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
   g_cuda.limits.max_shared_bytes = optin > plain ? optin : plain;
+  g_cuda.limits.static_shared_counts = 1;
   snprintf(g_owner, sizeof g_owner, "CUDA device 0 (%s, sm_%d)", g_device_name, g_sm);
   return &g_cuda;
 }

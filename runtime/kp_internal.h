@@ -55,7 +55,11 @@ typedef struct kp_limits {
   long long max_threads_per_block;
   long long max_block[3];
   long long max_grid[3];
-  long long max_shared_bytes; /* dynamic shared memory per block */
+  long long max_shared_bytes; /* shared memory per block */
+  /* Whether static `shared` arrays count against max_shared_bytes (on a GPU); the CPU backend
+   * keeps them in worker thread-locals and limits only the dynamic buffer. */
+  int static_shared_counts;
+  const char *shared_hint; /* appended to the over-limit message, "" if nothing to suggest */
 } kp_limits;
 
 /* A backend: the operations the rest of the runtime needs. Each function that can fail

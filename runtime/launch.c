@@ -8,7 +8,6 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "kp_internal.h"
 #include "registry.h"
@@ -79,19 +78,20 @@ static kp_error check_extent(const kp_kernel_desc *k, const kp_backend *be, cons
  * when it loads the kernel. */
 static kp_error check_shared(const kp_kernel_desc *k, const kp_backend *be, size_t dynamic) {
   const unsigned long long limit = (unsigned long long)be->limits.max_shared_bytes;
-  if (strcmp(be->name, "cpu") == 0) {
+  const char *hint = be->limits.shared_hint ? be->limits.shared_hint : "";
+  if (!be->limits.static_shared_counts) {
     if (dynamic <= limit) return KP_SUCCESS;
     return kp_fail(KP_ERROR_LAUNCH,
                    "launch(%s, ...): %zu bytes of dynamic shared memory exceed the limit of "
-                   "%llu bytes per block of %s; set KP_CPU_SHARED_BYTES to raise it",
-                   k->name, dynamic, limit, be->limits_owner);
+                   "%llu bytes per block of %s%s",
+                   k->name, dynamic, limit, be->limits_owner, hint);
   }
   unsigned long long static_bytes = __atomic_load_n(&k->shared_bytes, __ATOMIC_RELAXED);
   if (dynamic <= limit && static_bytes <= limit - dynamic) return KP_SUCCESS;
   return kp_fail(KP_ERROR_LAUNCH,
                  "launch(%s, ...): %llu bytes of static + %zu bytes of dynamic shared memory "
-                 "exceed the limit of %llu bytes per block of %s",
-                 k->name, static_bytes, dynamic, limit, be->limits_owner);
+                 "exceed the limit of %llu bytes per block of %s%s",
+                 k->name, static_bytes, dynamic, limit, be->limits_owner, hint);
 }
 
 KP_EXPORT void __kp_launch(kp_kernel_desc *kernel, void **args) {
