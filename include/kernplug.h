@@ -378,11 +378,15 @@ KP_DEFINE_SHFL_KIND(up, unsigned)
 KP_DEFINE_SHFL_KIND(down, unsigned)
 KP_DEFINE_SHFL_KIND(xor, int)
 
+/* Types narrower than int move as an int (as C promotes them) and come back as an int. */
 #define KP_SHFL(kind, v)                                                                       \
   _Generic((v), int: kp_shfl_##kind##_int_, unsigned: kp_shfl_##kind##_kp_uint__,              \
            float: kp_shfl_##kind##_float_, long: kp_shfl_##kind##_long_,                       \
            unsigned long: kp_shfl_##kind##_ulong_, long long: kp_shfl_##kind##_llong_,         \
-           unsigned long long: kp_shfl_##kind##_ullong_, double: kp_shfl_##kind##_double_)
+           unsigned long long: kp_shfl_##kind##_ullong_, double: kp_shfl_##kind##_double_,     \
+           _Bool: kp_shfl_##kind##_int_, char: kp_shfl_##kind##_int_,                          \
+           signed char: kp_shfl_##kind##_int_, unsigned char: kp_shfl_##kind##_int_,           \
+           short: kp_shfl_##kind##_int_, unsigned short: kp_shfl_##kind##_int_)
 
 #define kp_shfl_sync(mask, v, src_lane) KP_SHFL(idx, v)((mask), (v), (src_lane))
 #define kp_shfl_up_sync(mask, v, delta) KP_SHFL(up, v)((mask), (v), (delta))

@@ -1,9 +1,10 @@
 /* warp_intrinsics.c — shfl_sync/shfl_up_sync/shfl_down_sync/shfl_xor_sync on int, unsigned,
- * float, long long, unsigned long long and double; ballot_sync/all_sync/any_sync over
- * predicate patterns; activemask, laneid and warpsize; warp reductions. Blocks of 32, 64 and
- * 96 threads use the full mask; a 48-thread block ends in a 16-lane warp that uses mask
- * 0xffff. A 2D block checks that warps are consecutive linear thread ids. Every result is
- * compared with what the host computes from the inputs. */
+ * float, long long, unsigned long long and double (short, unsigned char and _Bool move as
+ * int); ballot_sync/all_sync/any_sync over predicate patterns; activemask, laneid and
+ * warpsize; warp reductions. Blocks of 32, 64 and 96 threads use the full mask; a 48-thread
+ * block ends in a 16-lane warp that uses mask 0xffff. A 2D block checks that warps are
+ * consecutive linear thread ids. Every result is compared with what the host computes from
+ * the inputs. */
 #include "kernel_test.h"
 
 #define KERNEL __attribute__((kernel)) void
@@ -43,6 +44,15 @@ SHFL_KERNEL(f32, float)
 SHFL_KERNEL(i64, long long)
 SHFL_KERNEL(u64, unsigned long long)
 SHFL_KERNEL(f64, double)
+
+/* Types narrower than int shuffle as int: sign- or zero-extended, returned as int. */
+KERNEL shfl_narrow(const short *s, const unsigned char *u, const _Bool *b, int *s_out,
+                   int *u_out, int *b_out) {
+  int g = grid(1);
+  s_out[g] = shfl_xor_sync(0xffffffffu, s[g], 1);
+  u_out[g] = shfl_sync(0xffffffffu, u[g], 0);
+  b_out[g] = shfl_down_sync(0xffffffffu, b[g], 1u);
+}
 
 /* Values whose halves differ (64-bit) and whose bits change with every thread. */
 static inline int value_i32(int g) { return g * -7919 + 5; }
@@ -222,6 +232,35 @@ static void check_warp_sums(void) {
   }
 }
 
+static void check_shfl_narrow(void) {
+  enum { THREADS = 64, TOTAL = BLOCKS * THREADS };
+  short sv[TOTAL];
+  unsigned char uv[TOTAL];
+  _Bool bv[TOTAL];
+  int s_out[TOTAL], u_out[TOTAL], b_out[TOTAL];
+  for (int g = 0; g < TOTAL; g++) sv[g] = (short)(-g * 311), uv[g] = (unsigned char)(g * 37 + 200),
+                                  bv[g] = g % 3 == 0;
+  short *d_s = to_device(sv, TOTAL);
+  unsigned char *d_u = to_device(uv, TOTAL);
+  _Bool *d_b = to_device(bv, TOTAL);
+  int *d_so = device_array(int, TOTAL), *d_uo = device_array(int, TOTAL);
+  int *d_bo = device_array(int, TOTAL);
+  launch(shfl_narrow, BLOCKS, THREADS)(d_s, d_u, d_b, d_so, d_uo, d_bo);
+  copy_to_host(s_out, d_so, TOTAL);
+  copy_to_host(u_out, d_uo, TOTAL);
+  copy_to_host(b_out, d_bo, TOTAL);
+  kp_free(d_s), kp_free(d_u), kp_free(d_b), kp_free(d_so), kp_free(d_uo), kp_free(d_bo);
+  for (int g = 0; g < TOTAL; g++) {
+    int lane = g % 32, down = lane + 1 < 32 ? g + 1 : g;
+    KT_CHECK(s_out[g] == sv[g ^ 1], "short shfl_xor_sync, thread %d: %d, expected %d", g,
+             s_out[g], sv[g ^ 1]);
+    KT_CHECK(u_out[g] == uv[g - lane], "unsigned char shfl_sync, thread %d: %d, expected %d", g,
+             u_out[g], uv[g - lane]);
+    KT_CHECK(b_out[g] == bv[down], "_Bool shfl_down_sync, thread %d: %d, expected %d", g,
+             b_out[g], bv[down]);
+  }
+}
+
 static void check_lanes_2d(void) {
   enum { BX = 16, BY = 6, TOTAL = BLOCKS * BX * BY };
   int lane[TOTAL], neighbour[TOTAL];
@@ -250,6 +289,7 @@ int main(void) {
     for (int base = 0; base < 5; base++) check_votes(sizes[s], base);
     check_active_in_branch(sizes[s]);
   }
+  check_shfl_narrow();
   check_warp_sums();
   check_lanes_2d();
   printf("warp_intrinsics: OK\n");
