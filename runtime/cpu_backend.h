@@ -117,11 +117,10 @@ typedef enum kp_cpu_warp_op {
   KP_CPU_BALLOT,
   KP_CPU_ALL,
   KP_CPU_ANY,
-  KP_CPU_SYNCWARP
+  KP_CPU_SYNCWARP,
+  KP_CPU_ACTIVEMASK /* meets the warp's other live lanes; no mask */
 } kp_cpu_warp_op;
 int kp_cpu_block_warp(kp_cpu_block_runner *r, kp_cpu_warp_op op, unsigned mask, int value,
                       int arg);
-/* The lanes of the calling thread's warp that exist and have not exited. */
-unsigned kp_cpu_block_activemask(kp_cpu_block_runner *r);
 
 #endif /* KP_CPU_BACKEND_H */

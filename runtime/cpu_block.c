@@ -49,7 +49,7 @@ kp_cpu_block_runner *kp_cpu_block_runner_new(void) {
 static const char *warp_op_name(unsigned op) {
   static const char *const names[] = {"shfl_sync()",   "shfl_up_sync()", "shfl_down_sync()",
                                       "shfl_xor_sync()", "ballot_sync()", "all_sync()",
-                                      "any_sync()",    "syncwarp()"};
+                                      "any_sync()",    "syncwarp()",     "activemask()"};
   return op < sizeof names / sizeof names[0] ? names[op] : "a warp collective";
 }
 
@@ -125,14 +125,6 @@ static unsigned existing_lanes(const kp_cpu_block_runner *r, unsigned w) {
   return lanes >= WARP ? ~0u : (1u << lanes) - 1u;
 }
 
-unsigned kp_cpu_block_activemask(kp_cpu_block_runner *r) {
-  unsigned w = r->current / WARP, base = w * WARP, active = 0;
-  unsigned existing = existing_lanes(r, w);
-  for (unsigned l = 0; l < WARP; l++)
-    if ((existing >> l & 1u) && r->threads[base + l].state != EXITED) active |= 1u << l;
-  return active;
-}
-
 /* ---- completing waits -------------------------------------------------------------------- */
 
 static int fail(kp_cpu_block_runner *r, const char *fmt, ...) KP_PRINTF(2, 3);
@@ -173,6 +165,7 @@ static void complete_warp_group(gpu_thread *warp, unsigned group) {
     case KP_CPU_ALL: t->result = ballot == group; break;
     case KP_CPU_ANY: t->result = ballot != 0; break;
     case KP_CPU_SYNCWARP: t->result = 0; break;
+    case KP_CPU_ACTIVEMASK: t->result = (int)group; break;
     }
     t->state = RUNNABLE;
   }
@@ -188,6 +181,18 @@ static int complete_warps(kp_cpu_block_runner *r) {
     unsigned existing = existing_lanes(r, w), waiting = 0;
     for (unsigned l = 0; l < WARP; l++)
       if ((existing >> l & 1u) && warp[l].state == AT_WARP) waiting |= 1u << l;
+    /* activemask: the lanes that arrived at it together, i.e. all of the warp's lanes waiting
+     * there once every live lane has run as far as it can. Lanes that run ahead alone (one
+     * fiber after another) would otherwise see their warp as one lane wide. */
+    unsigned converged = 0;
+    for (unsigned l = 0; l < WARP; l++)
+      if ((waiting >> l & 1u) && warp[l].op == KP_CPU_ACTIVEMASK) converged |= 1u << l;
+    if (converged) {
+      complete_warp_group(warp, converged);
+      r->at_warp -= (unsigned)__builtin_popcount(converged);
+      waiting &= ~converged;
+      completed++;
+    }
     unsigned pending = waiting;
     while (pending) {
       unsigned lane = (unsigned)__builtin_ctz(pending);

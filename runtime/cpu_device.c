@@ -81,10 +81,11 @@ KP_EXPORT int kp_dev_all(unsigned mask, int predicate) {
 KP_EXPORT int kp_dev_any(unsigned mask, int predicate) {
   return kp_cpu_block_warp(runner_for("any_sync()"), KP_CPU_ANY, mask, predicate != 0, 0);
 }
-/* Without divergence tracking the CPU cannot know which lanes take a branch together: it
- * reports the lanes of the warp that exist and have not exited. */
+/* activemask: the lanes of the warp that reach this call together. The CPU cannot track
+ * divergence, so that is every lane of the warp that has not exited and is not waiting
+ * elsewhere once all of them have run as far as they can. */
 KP_EXPORT unsigned kp_dev_activemask(void) {
-  return kp_cpu_block_activemask(runner_for("activemask()"));
+  return (unsigned)kp_cpu_block_warp(runner_for("activemask()"), KP_CPU_ACTIVEMASK, 0, 0, 0);
 }
 
 /* Fences: CUDA's threadfence orders this thread's memory accesses for all observers; a

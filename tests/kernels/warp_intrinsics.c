@@ -88,9 +88,6 @@ KERNEL votes(int pattern_base, unsigned *ballot, int *all, int *any, unsigned *a
   active[g] = activemask();
   lane_out[g] = laneid();
   size_out[g] = warpsize;
-  /* Keeps every lane alive until all have read activemask: the CPU backend runs a lane on
-   * to its exit before the next lane runs, and counts exited lanes as inactive. */
-  syncwarp(mask);
 }
 
 /* Inside a branch only some lanes take: the GPU reports the lanes running the branch, the CPU
@@ -99,6 +96,14 @@ KERNEL active_in_branch(unsigned *active) {
   int g = grid(1);
   active[g] = 0;
   if (laneid() % 3 == 0) active[g] = activemask();
+}
+
+/* Warp-aggregated counter: one atomic per warp, by the lowest active lane, adding the number
+ * of active lanes. Every thread must be counted exactly once. */
+KERNEL aggregated_count(unsigned *counter) {
+  unsigned m = activemask();
+  if ((unsigned)laneid() == (unsigned)__builtin_ctz(m))
+    atomic_add(counter, (unsigned)__builtin_popcount(m));
 }
 
 /* Warp sums: butterfly (every lane gets the total) and shfl_down (lane 0 gets it). */
@@ -210,6 +215,16 @@ static void check_active_in_branch(unsigned threads) {
   }
 }
 
+static void check_aggregated_count(unsigned threads) {
+  unsigned zero = 0, count = 0;
+  unsigned *d_count = to_device(&zero, 1);
+  launch(aggregated_count, BLOCKS, threads)(d_count);
+  copy_to_host(&count, d_count, 1);
+  kp_free(d_count);
+  KT_CHECK(count == BLOCKS * threads, "aggregated counter, %u threads: %u, expected %u", threads,
+           count, BLOCKS * threads);
+}
+
 static void check_warp_sums(void) {
   enum { THREADS = 64, TOTAL = BLOCKS * THREADS };
   int x[TOTAL], bfly[TOTAL];
@@ -288,6 +303,7 @@ int main(void) {
     check_shfl_f64(sizes[s]);
     for (int base = 0; base < 5; base++) check_votes(sizes[s], base);
     check_active_in_branch(sizes[s]);
+    check_aggregated_count(sizes[s]);
   }
   check_shfl_narrow();
   check_warp_sums();
