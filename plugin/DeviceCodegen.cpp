@@ -151,6 +151,39 @@ void dropDebugLabels(SmallString<0> &PTX) {
   PTX = std::move(Out);
 }
 
+/// libdevice asks __nvvm_reflect("__CUDA_PREC_SQRT") whether sqrt must be correctly
+/// rounded; LLVM 19's NVVMReflect answers 0 for it, which makes sqrtf and everything built on
+/// it (hypotf, jnf, …) use sqrt.approx. Answer as nvcc does by default: 1, or 0 when the
+/// device code was compiled with -ffast-math (nvcc's -use_fast_math).
+void answerPrecSqrt(Module &Dev, bool FastMath) {
+  for (const char *Name : {"__nvvm_reflect", "llvm.nvvm.reflect"}) {
+    Function *Reflect = Dev.getFunction(Name);
+    if (!Reflect)
+      continue;
+    for (User *U : make_early_inc_range(Reflect->users())) {
+      auto *Call = dyn_cast<CallInst>(U);
+      if (!Call || Call->arg_size() != 1)
+        continue;
+      auto *Str = dyn_cast<GlobalVariable>(Call->getArgOperand(0)->stripPointerCasts());
+      auto *Init = Str && Str->hasInitializer()
+                       ? dyn_cast<ConstantDataArray>(Str->getInitializer())
+                       : nullptr;
+      if (!Init || !Init->isCString() || Init->getAsCString() != "__CUDA_PREC_SQRT")
+        continue;
+      Call->replaceAllUsesWith(ConstantInt::get(Call->getType(), FastMath ? 0 : 1));
+      Call->eraseFromParent();
+    }
+  }
+}
+
+/// Whether the user's device code was compiled with -ffast-math (before libraries are linked).
+bool usesFastMath(const Module &Dev) {
+  for (const Function &F : Dev.functions())
+    if (!F.isDeclaration() && F.getFnAttribute("unsafe-fp-math").getValueAsBool())
+      return true;
+  return false;
+}
+
 } // namespace
 
 bool compileDeviceModule(Module &Dev, const std::vector<KernelEntry> &Kernels,
@@ -167,6 +200,7 @@ bool compileDeviceModule(Module &Dev, const std::vector<KernelEntry> &Kernels,
                  "pass -fplugin-arg-kernplug-device-runtime=<path>");
     return false;
   }
+  bool FastMath = usesFastMath(Dev);
   if (!linkBitcode(Dev, Opts.DeviceRuntime, "device runtime", Report))
     return false;
   std::set<std::string> Needs = libdeviceNeeds(Dev);
@@ -181,6 +215,7 @@ bool compileDeviceModule(Module &Dev, const std::vector<KernelEntry> &Kernels,
     }
     if (!linkBitcode(Dev, Opts.Libdevice, "libdevice", Report))
       return false;
+    answerPrecSqrt(Dev, FastMath);
   }
 
   std::set<std::string> KernelNames;

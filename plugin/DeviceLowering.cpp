@@ -71,10 +71,14 @@ void lowerMathToLibdevice(Module &Dev) {
     if (F.isIntrinsic()) {
       // llvm.<base>.<type>…: -ffast-math and builtins produce these.
       StringRef Name = F.getName().drop_front(strlen("llvm."));
-      Type *Ret = F.getReturnType();
-      if (!Ret->isFloatTy() && !Ret->isDoubleTy())
+      // The floating-point type is the result's, or the operand's for the
+      // intrinsics that return an integer (llvm.lround.i64.f32, …).
+      Type *FP = F.getReturnType();
+      if (!FP->isFloatTy() && !FP->isDoubleTy() && F.arg_size() == 1)
+        FP = F.getFunctionType()->getParamType(0);
+      if (!FP->isFloatTy() && !FP->isDoubleTy())
         continue;
-      NvName = libdeviceNameForIntrinsic(Name.split('.').first, Ret->getScalarSizeInBits());
+      NvName = libdeviceNameForIntrinsic(Name.split('.').first, FP->getScalarSizeInBits());
     } else {
       NvName = libdeviceNameFor(F.getName());
     }

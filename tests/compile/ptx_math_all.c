@@ -38,11 +38,7 @@ __attribute__((kernel)) void all_float(const float *in, float *out, int *iout, l
   iout[t] = e + q + ilogbf(x) + isnan(x) + isinf(x) + isfinite(x) + isnormal(x) +
             signbit(x) + fpclassify(x) + isgreater(x, y) + isgreaterequal(x, y) +
             isless(x, y) + islessequal(x, y) + islessgreater(x, y) + isunordered(x, y);
-#ifndef __FAST_MATH__ // -ffast-math makes these llvm.lround & co., not lowered yet
-  lout[t] = lrintf(x) + llrintf(y) + lroundf(z) + llroundf(x);
-#else
-  (void)lout;
-#endif
+  lout[t] = lrintf(x) + llrintf(y) + lroundf(z) + llroundf(x); // llvm.lround & co. under -ffast-math
 }
 
 __attribute__((kernel)) void all_double(const double *in, double *out, int *iout, long *lout) {
@@ -75,11 +71,7 @@ __attribute__((kernel)) void all_double(const double *in, double *out, int *iout
   iout[t] = e + q + ilogb(x) + isnan(x) + isinf(x) + isfinite(x) + isnormal(x) +
             signbit(x) + fpclassify(x) + isgreater(x, y) + isgreaterequal(x, y) +
             isless(x, y) + islessequal(x, y) + islessgreater(x, y) + isunordered(x, y);
-#ifndef __FAST_MATH__
   lout[t] = lrint(x) + llrint(y) + lround(z) + llround(x);
-#else
-  (void)lout;
-#endif
 }
 // PTX-NOT: .extern
 // PTX-LABEL: .visible .entry all_float(
