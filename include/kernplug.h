@@ -172,7 +172,7 @@ KP_ALWAYS_INLINE kp_int3 kp_gridsize_3(void) {
 /* ------------------------------------------------------------------------------------------
  * Atomics: each returns the value *p held immediately before the operation took effect.
  * Relaxed ordering, as CUDA's. Types and NaN rules follow numba-cuda's cuda.atomic
- * (docs/kernel-atomics-warp.md has the table); exch and cas also take float and double.
+ * (docs/kernels.md#atomics has the table); exch and cas also take float and double.
  * ---------------------------------------------------------------------------------------- */
 
 /* The integer types atomics accept, with a suffix for the typed function names. */

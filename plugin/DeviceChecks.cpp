@@ -172,6 +172,12 @@ public:
       St.error(VD->getLocation(), "thread-local variable '%0' is not supported in device code")
           << nameOf(VD);
       St.noteRoot(Current);
+    } else if (VD->getType()->isVariableArrayType()) {
+      St.error(VD->getLocation(), "variable-length array '%0' is not supported in device code "
+                                  "(GPU threads have no dynamic stack); give it a constant size, "
+                                  "or use dynamic shared memory or a device array")
+          << nameOf(VD);
+      St.noteRoot(Current);
     } else if (VD->isStaticLocal() && !VD->getType().isConstant(St.Ctx)) {
       St.error(VD->getLocation(), "static variable '%0' in device code must be const, or a "
                                   "'shared' array")

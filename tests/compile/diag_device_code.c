@@ -29,6 +29,10 @@ __attribute__((kernel)) void bad_globals(int *p) {
   static int st;
   // DIAG-DAG: [[@LINE-1]]:14: error: static variable 'st' in device code must be const, or a 'shared' array
   p[2] = st;
+  float vla[p[3]];
+  // DIAG-DAG: [[@LINE-1]]:9: error: variable-length array 'vla' is not supported in device code (GPU threads have no dynamic stack)
+  vla[0] = 1;
+  p[4] = (int)vla[0];
 }
 
 __attribute__((kernel)) void bad_constructs(int *p, double d) {
