@@ -48,8 +48,22 @@ enum {
   KP_KERNEL_USES_BARRIER = 1u << 0, /* calls syncthreads* (transitively) */
   KP_KERNEL_USES_WARP = 1u << 1,    /* calls shfl/ballot/vote/syncwarp (transitively) */
   KP_KERNEL_VECTORIZE = 1u << 2,    /* element-wise kernel generated from a vectorize function */
-  KP_KERNEL_USES_DYNAMIC_SHARED = 1u << 3
+  KP_KERNEL_USES_DYNAMIC_SHARED = 1u << 3,
+  KP_KERNEL_GUVECTORIZE = 1u << 4,  /* loop kernel generated from a guvectorize function */
+  KP_KERNEL_REDUCE = 1u << 5        /* block-reduction kernel generated from a reduce function */
 };
+
+/* Generated kernels, found by the runtime through host_fn (the user's scalar function):
+ *   VECTORIZE    __kp_vec_<f>_<k>(i64 n, R *out, T0 *in0, T0 s0, ..., i32 scalar_mask)
+ *                signature "f32(f32,f32)" (canonical short names, one kernel per signature);
+ *                out[i] = f(x0, ...) for i < n, xj = sj if bit j of scalar_mask else inj[i].
+ *   GUVECTORIZE  __kp_guvec_<f>(i64 n, <f's parameters>) with signature the layout, e.g.
+ *                "(i)->()": for k < n calls f on operand j at pj + k * (product of operand j's
+ *                core dimensions), passing the core dimensions as given.
+ *   REDUCE       __kp_reduce_<f>(i64 n, const T *in, T *out) with signature the element type
+ *                ("f32", "i64", ...): launched with a multiple of 32 threads per block and at
+ *                most ceil(n / threads) blocks, writes out[blockIdx.x] = f-reduction of the
+ *                elements in[i] for i = blockIdx.x * blockDim.x + threadIdx.x + m * gridsize. */
 
 typedef struct kp_module_desc kp_module_desc;
 
@@ -58,13 +72,13 @@ typedef void (*kp_cpu_entry_fn)(void **args);
 
 typedef struct kp_kernel_desc {
   const char *name;           /* C name; also the PTX .entry name */
-  const void *host_fn;        /* the stub users call; for VECTORIZE the scalar function */
+  const void *host_fn;        /* the stub users call; for generated kernels the user's function */
   kp_cpu_entry_fn cpu_entry;  /* host copy of the body behind a void** trampoline */
   kp_module_desc *module;     /* the module this kernel belongs to */
   uint64_t flags;             /* KP_KERNEL_* */
   uint64_t num_params;        /* IR-level parameters */
   const kp_param_desc *params;
-  const char *signature;      /* VECTORIZE: the signature, e.g. "f32(f32,f32)"; else NULL */
+  const char *signature;      /* generated kernels: see above; else NULL */
   uint64_t shared_bytes;      /* bytes of static `shared` arrays the kernel reaches */
   const char *file;           /* where the kernel is defined, for messages */
   uint64_t line;
