@@ -34,6 +34,7 @@
  * zeros and skip only the final store. */
 #include "example_util.h"
 #include "kernplug.h"
+#include "matmul_check.h"
 
 enum { TPB = 16 };
 
@@ -60,34 +61,9 @@ __attribute__((kernel)) void fast_matmul(const float *A, const float *B, float *
   if (y < m && x < n) C[y * n + x] = tmp;
 }
 
-static float *random_matrix(int rows, int cols) {
-  float *a = malloc(sizeof *a * (size_t)rows * (size_t)cols);
-  for (int i = 0; i < rows * cols; i++)
-    a[i] = 2.0f * (float)rand() / ((float)RAND_MAX + 1.0f) - 1.0f; /* [-1, 1) */
-  return a;
-}
-
-/* Elements of C that differ from a double-precision host product by more than twice the
- * worst-case rounding error of a float dot product of k terms, (k + 1) * 2^-24 * sum |a*b|. */
-static int count_mismatches(const float *A, const float *B, const float *C, int m, int k, int n) {
-  int bad = 0;
-  for (int r = 0; r < m; r++)
-    for (int c = 0; c < n; c++) {
-      double ref = 0, mag = 0;
-      for (int i = 0; i < k; i++) {
-        double p = (double)A[r * k + i] * B[i * n + c];
-        ref += p;
-        mag += p < 0 ? -p : p;
-      }
-      double err = C[r * n + c] - ref;
-      if ((err < 0 ? -err : err) > 2 * (k + 1) * 0x1p-24 * mag) bad++;
-    }
-  return bad;
-}
-
 /* Runs one product on the backend; returns the number of wrong elements of C. */
 static int run_case(int m, int k, int n, double *ms) {
-  float *A = random_matrix(m, k), *B = random_matrix(k, n);
+  float *A = random_matrix(m, k, -1.0f, 1.0f), *B = random_matrix(k, n, -1.0f, 1.0f);
   float *C = malloc(sizeof *C * (size_t)m * (size_t)n);
 
   /* x covers the columns of C, y its rows */
@@ -100,7 +76,7 @@ static int run_case(int m, int k, int n, double *ms) {
   copy_to_host(C, d_C, m * n);
   *ms += example_now_ms() - t0;
 
-  int bad = count_mismatches(A, B, C, m, k, n);
+  int bad = count_matmul_mismatches(A, B, C, m, k, n);
   printf("%dx%d @ %dx%d on %ux%u blocks: C[0][0] = %.4f, C[%d][%d] = %.4f, %d wrong\n", m, k,
          k, n, blocks.x, blocks.y, C[0], m - 1, n - 1, C[m * n - 1], bad);
   kp_free(d_A);

@@ -22,6 +22,7 @@
  * After the seed's 256x256 case, a 70x45 @ 45x33 product checks the bounds test. */
 #include "example_util.h"
 #include "kernplug.h"
+#include "matmul_check.h"
 
 /* A is m x k, B is k x n, C is m x n, all row-major. */
 __attribute__((kernel)) void gpu_matmul(const float *A, const float *B, float *C, int m, int k,
@@ -35,33 +36,9 @@ __attribute__((kernel)) void gpu_matmul(const float *A, const float *B, float *C
   }
 }
 
-static float *random_matrix(int rows, int cols) {
-  float *a = malloc(sizeof *a * (size_t)rows * (size_t)cols);
-  for (int i = 0; i < rows * cols; i++) a[i] = (float)rand() / ((float)RAND_MAX + 1.0f);
-  return a;
-}
-
-/* Elements of C that differ from a double-precision host product by more than twice the
- * worst-case rounding error of a float dot product of k terms, (k + 1) * 2^-24 * sum |a*b|. */
-static int count_mismatches(const float *A, const float *B, const float *C, int m, int k, int n) {
-  int bad = 0;
-  for (int r = 0; r < m; r++)
-    for (int c = 0; c < n; c++) {
-      double ref = 0, mag = 0;
-      for (int i = 0; i < k; i++) {
-        double p = (double)A[r * k + i] * B[i * n + c];
-        ref += p;
-        mag += p < 0 ? -p : p;
-      }
-      double err = C[r * n + c] - ref;
-      if ((err < 0 ? -err : err) > 2 * (k + 1) * 0x1p-24 * mag) bad++;
-    }
-  return bad;
-}
-
 /* Runs one product on the backend; returns the number of wrong elements of C. */
 static int run_case(int m, int k, int n, double *ms) {
-  float *A = random_matrix(m, k), *B = random_matrix(k, n);
+  float *A = random_matrix(m, k, 0.0f, 1.0f), *B = random_matrix(k, n, 0.0f, 1.0f);
   float *C = malloc(sizeof *C * (size_t)m * (size_t)n);
 
   kp_dim3 threadsperblock = dim3(16, 16);
@@ -76,7 +53,7 @@ static int run_case(int m, int k, int n, double *ms) {
   copy_to_host(C, d_C, m * n);
   *ms += example_now_ms() - t0;
 
-  int bad = count_mismatches(A, B, C, m, k, n);
+  int bad = count_matmul_mismatches(A, B, C, m, k, n);
   printf("%dx%d @ %dx%d: top left 2x2 of result: [[%.4f %.4f] [%.4f %.4f]], %d wrong\n", m, k,
          k, n, C[0], C[1], C[n], C[n + 1], bad);
   kp_free(d_A);
