@@ -182,8 +182,12 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
         KernelsTy, KernelTable,
         ArrayRef<Constant *>{ConstantInt::get(T.I64, 0), ConstantInt::get(T.I64, I)});
     uint64_t SharedBytes = takeStaticSharedBytes(*K.Fn);
+    // Generated kernels (vectorize, guvectorize, reduce) have no stub: the runtime finds
+    // them through the user's scalar function (HostFn) and launches them itself.
+    bool Generated =
+        K.Flags & (KP_KERNEL_VECTORIZE | KP_KERNEL_GUVECTORIZE | KP_KERNEL_REDUCE);
     Function *Body = K.Fn;
-    if (!K.IsVectorize) {
+    if (!Generated) {
       Body = detachBody(K.Fn);
       makeStub(K.Fn, Desc, T);
     }
@@ -193,7 +197,7 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
         {cString(M, K.Name, "__kp_kname"), K.HostFn, Tr, ModuleDesc,
          ConstantInt::get(T.I64, K.Flags), ConstantInt::get(T.I64, K.Params.size()),
          paramTable(M, K, T),
-         K.IsVectorize ? cString(M, K.Signature, "__kp_sig") : ConstantPointerNull::get(T.Ptr),
+         Generated ? cString(M, K.Signature, "__kp_sig") : ConstantPointerNull::get(T.Ptr),
          ConstantInt::get(T.I64, SharedBytes), cString(M, K.File, "__kp_file"),
          ConstantInt::get(T.I64, K.Line), ConstantPointerNull::get(T.Ptr)}));
   }
