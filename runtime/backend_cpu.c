@@ -191,6 +191,21 @@ static kp_error cpu_synchronize(const char *what) {
 static void cpu_detect(void);
 static int cpu_device_count(void) { return 0; /* GPUs usable by kernplug */ }
 
+/* Each GPU thread is one call of the kernel's CPU entry, and a block's threads run in order on
+ * one worker, so a grid-stride kernel is fastest when every thread handles one element: a
+ * block then walks a contiguous run of memory, and a bounded grid would only make each
+ * thread stride across the whole array (measured in docs/ufuncs.md). 256 threads make a block
+ * long enough to amortise taking it from the counter. Reduce kernels write one partial result
+ * per block, so they get a grid that just fills the workers. */
+enum { KP_CPU_OCCUPANCY_BLOCK = 256, KP_CPU_BLOCKS_PER_WORKER = 16 };
+static int cpu_occupancy(kp_kernel_desc *k, size_t dynamic_shared, int *min_grid, int *block) {
+  (void)dynamic_shared;
+  *block = KP_CPU_OCCUPANCY_BLOCK;
+  *min_grid = (k->flags & KP_KERNEL_REDUCE) ? kp_pool_size() * KP_CPU_BLOCKS_PER_WORKER
+                                            : 2147483647;
+  return 0;
+}
+
 static kp_backend g_cpu = {
     .name = "cpu",
     .limits_owner = g_owner,
@@ -208,6 +223,8 @@ static kp_backend g_cpu = {
     .synchronize = cpu_synchronize,
     .detect = cpu_detect,
     .device_count = cpu_device_count,
+    .occupancy = cpu_occupancy,
+    .host_memory = 1,
 };
 
 static void cpu_detect(void) {

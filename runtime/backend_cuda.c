@@ -30,6 +30,8 @@ typedef struct cuda_kernel {
   unsigned long long static_shared; /* the driver's CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES */
   int max_dynamic_shared; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as set now; only
                              grows, under g_load_lock; read with atomic loads */
+  int occupancy_block, occupancy_grid; /* cuOccupancyMaxPotentialBlockSize without dynamic
+                                          shared memory; 0 until first asked (atomics) */
 } cuda_kernel;
 
 static struct driver {
@@ -289,6 +291,7 @@ static kp_error make_kernel_state(kp_kernel_desc *k, cuda_kernel **out) {
   if (!ck)
     return kp_fail(KP_ERROR_OUT_OF_MEMORY, "launch(%s, ...): out of host memory", k->name);
   ck->fn = f;
+  ck->occupancy_block = ck->occupancy_grid = 0;
   /* The driver knows the static size after optimisation; the plugin's figure is an upper
    * bound from before it. Without an answer, keep the plugin's. */
   int fallback = k->shared_bytes > INT_MAX ? INT_MAX : (int)k->shared_bytes;
@@ -378,6 +381,31 @@ static kp_error cuda_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void
                      k->name, cfg->blocks.x, cfg->blocks.y, cfg->blocks.z, cfg->threads.x,
                      cfg->threads.y, cfg->threads.z, cfg->shared_bytes);
   return KP_SUCCESS;
+}
+
+/* The driver's occupancy calculator; the answer without dynamic shared memory (generated
+ * element-wise kernels) is cached so that repeated ufunc() calls ask once. */
+static int cuda_occupancy(kp_kernel_desc *k, size_t dynamic_shared, int *min_grid, int *block) {
+  cuda_kernel *ck;
+  if (ensure_context("occupancy") || get_kernel(k, &ck)) return 1;
+  if (!dynamic_shared) {
+    int b = __atomic_load_n(&ck->occupancy_block, __ATOMIC_ACQUIRE);
+    if (b) {
+      *block = b;
+      *min_grid = __atomic_load_n(&ck->occupancy_grid, __ATOMIC_RELAXED);
+      return 0;
+    }
+  }
+  int g = 0, b = 0;
+  CUresult r = drv.cuOccupancyMaxPotentialBlockSize(&g, &b, ck->fn, NULL, dynamic_shared, 0);
+  if (r != CUDA_SUCCESS || g < 1 || b < 1) return 1;
+  if (!dynamic_shared) {
+    __atomic_store_n(&ck->occupancy_grid, g, __ATOMIC_RELAXED);
+    __atomic_store_n(&ck->occupancy_block, b, __ATOMIC_RELEASE);
+  }
+  *min_grid = g;
+  *block = b;
+  return 0;
 }
 
 static kp_error cuda_alloc(size_t bytes, void **out, const char *what) {
@@ -476,4 +504,5 @@ static kp_backend g_cuda = {
     .synchronize = cuda_synchronize,
     .detect = cuda_detect,
     .device_count = cuda_device_count,
+    .occupancy = cuda_occupancy,
 };

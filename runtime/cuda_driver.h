@@ -16,6 +16,8 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
+/* Dynamic shared bytes a kernel uses at a given block size (for the occupancy calculator). */
+typedef size_t (*CUoccupancyB2DSize)(int block_size);
 
 enum {
   CUDA_SUCCESS = 0,
@@ -108,6 +110,9 @@ typedef int CUjit_option;
   X(cuMemAlloc, "cuMemAlloc_v2", (CUdeviceptr * dptr, size_t bytes))                           \
   X(cuMemFree, "cuMemFree_v2", (CUdeviceptr dptr))                                             \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", (CUdeviceptr dst, const void *src, size_t bytes))         \
-  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", (void *dst, CUdeviceptr src, size_t bytes))
+  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", (void *dst, CUdeviceptr src, size_t bytes))         \
+  X(cuOccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize",                      \
+    (int *min_grid_size, int *block_size, CUfunction fn, CUoccupancyB2DSize dynamic_bytes_of,  \
+     size_t dynamic_bytes, int block_size_limit))
 
 #endif /* KP_CUDA_DRIVER_H */

@@ -77,6 +77,14 @@ typedef struct kp_backend {
   kp_error (*synchronize)(const char *what);
   void (*detect)(void);
   int (*device_count)(void);
+  /* The block size that maximises occupancy for the kernel with `dynamic_shared` bytes per
+   * block, and the grid that fills the device at that size (CUDA's
+   * cuOccupancyMaxPotentialBlockSize; the CPU backend answers for its workers). Returns 0, or
+   * nonzero without reporting when it has no answer (the caller then picks a default);
+   * loading the kernel's module may report its own error. */
+  int (*occupancy)(kp_kernel_desc *kernel, size_t dynamic_shared, int *min_grid, int *block);
+  /* Device memory is host memory (the CPU backend): a host array can be used in place. */
+  int host_memory;
 } kp_backend;
 
 /* The backend in use, chosen once (KP_BACKEND) on first use. NULL after reporting an error

@@ -43,6 +43,12 @@ static int grow(void) {
   return 1;
 }
 
+/* Kernels the plugin generates from a vectorize, guvectorize or reduce function: several
+ * share one host_fn (the user's function), which is not a stub and cannot be launch()ed. */
+static int is_generated(const kp_kernel_desc *k) {
+  return (k->flags & (KP_KERNEL_VECTORIZE | KP_KERNEL_GUVECTORIZE | KP_KERNEL_REDUCE)) != 0;
+}
+
 static kp_module_desc **g_modules;
 static size_t g_num_modules, g_modules_capacity;
 
@@ -83,6 +89,7 @@ KP_EXPORT void __kp_register_module(kp_module_desc *module) {
   }
   if (ok) g_modules[g_num_modules++] = module;
   for (uint64_t i = 0; ok && i < module->num_kernels; i++) {
+    if (is_generated(&module->kernels[i])) continue; /* not launch()-able; see find_all */
     if ((g_count + 1) * 2 > g_capacity && !grow()) ok = 0;
     if (ok) {
       insert_slot(g_slots, g_capacity, &module->kernels[i]);
@@ -115,4 +122,22 @@ size_t kp_registry_kernel_count(void) {
   size_t n = g_count;
   pthread_rwlock_unlock(&g_lock);
   return n;
+}
+
+/* A scan of the modules: programs have tens of kernels, and the calls that need this
+ * (ufunc, gufunc, reduce) do far more work than the scan. */
+size_t kp_registry_find_all(const void *f, uint64_t flag, kp_kernel_desc **out, size_t max) {
+  size_t found = 0;
+  pthread_rwlock_rdlock(&g_lock);
+  for (size_t m = 0; m < g_num_modules; m++) {
+    kp_module_desc *mod = g_modules[m];
+    for (uint64_t i = 0; i < mod->num_kernels; i++) {
+      kp_kernel_desc *k = &mod->kernels[i];
+      if (k->host_fn != f || (k->flags & flag) != flag) continue;
+      if (found < max) out[found] = k;
+      found++;
+    }
+  }
+  pthread_rwlock_unlock(&g_lock);
+  return found;
 }

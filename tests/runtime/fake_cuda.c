@@ -15,7 +15,10 @@
  *  - keeps shared memory per function as the driver does: the static size is the sum of the
  *    `.shared ... [N]` declarations inside the entry's body, the dynamic allowance starts at
  *    48 KiB minus that and cuFuncSetAttribute may raise it up to the opt-in limit; a launch
- *    asking for more dynamic bytes than allowed fails with CUDA_ERROR_INVALID_VALUE.
+ *    asking for more dynamic bytes than allowed fails with CUDA_ERROR_INVALID_VALUE;
+ *  - answers cuOccupancyMaxPotentialBlockSize with FAKE_CUDA_OCC_BLOCK threads (default 768)
+ *    and the grid of 132 SMs x (2048 / block) resident blocks, as an H100 would for a small
+ *    kernel; FAKE_CUDA_FAIL=occupancy makes it fail.
  * Kernels are not run: tests check what was launched, not what it computed. */
 #include <pthread.h>
 #include <stdarg.h>
@@ -445,5 +448,21 @@ FAKE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsi
   }
   logf_("%s", line);
   if (failing("illegal_address")) g_sticky_error = CUDA_ERROR_ILLEGAL_ADDRESS;
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuOccupancyMaxPotentialBlockSize(int *min_grid, int *block, CUfunction f,
+                                                      CUoccupancyB2DSize dynamic_of,
+                                                      size_t dynamic, int block_limit) {
+  NEED_CONTEXT();
+  const char *s = getenv("FAKE_CUDA_OCC_BLOCK");
+  int b = s && *s ? atoi(s) : 768;
+  if (block_limit > 0 && b > block_limit) b = block_limit;
+  if (dynamic_of) dynamic = dynamic_of(b);
+  logf_("cuOccupancyMaxPotentialBlockSize %s dynamic=%zu -> block=%d min_grid=%d", f->name,
+        dynamic, b, 132 * (2048 / b));
+  if (failing("occupancy")) return CUDA_ERROR_INVALID_VALUE;
+  *block = b;
+  *min_grid = 132 * (2048 / b);
   return CUDA_SUCCESS;
 }
