@@ -1,6 +1,7 @@
 //===- Attributes.cpp - kernplug attribute registration --------*- C++ -*-===//
 #include "Attributes.h"
 
+#include "Layout.h"
 #include "Signature.h"
 
 #include "clang/AST/ASTContext.h"
@@ -11,6 +12,8 @@
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Sema.h"
+
+#include <algorithm>
 
 using namespace clang;
 
@@ -28,9 +31,11 @@ std::string nameOf(const IdentifierInfo *II) { return II ? II->getName().str() :
 
 bool isKernel(const FunctionDecl *FD) { return findAnnotation(FD, AnnotKernel); }
 bool isVectorize(const FunctionDecl *FD) { return findAnnotation(FD, AnnotVectorize); }
+bool isGuvectorize(const FunctionDecl *FD) { return findAnnotation(FD, AnnotGuvectorize); }
 bool isReduce(const FunctionDecl *FD) { return findAnnotation(FD, AnnotReduce); }
 bool isMarkedDevice(const FunctionDecl *FD) {
-  return FD->hasAttr<CUDADeviceAttr>() || isKernel(FD) || isVectorize(FD) || isReduce(FD);
+  return FD->hasAttr<CUDADeviceAttr>() || isKernel(FD) || isVectorize(FD) ||
+         isGuvectorize(FD) || isReduce(FD);
 }
 
 namespace {
@@ -143,6 +148,7 @@ public:
       return AttributeNotApplied;
     }
     if (!checkExclusive(S, FD, AL, AnnotVectorize, "vectorize") ||
+        !checkExclusive(S, FD, AL, AnnotGuvectorize, "guvectorize") ||
         !checkExclusive(S, FD, AL, AnnotReduce, "reduce"))
       return AttributeNotApplied;
     annotate(S, D, AL, AnnotKernel);
@@ -178,7 +184,8 @@ public:
                             "vectorize(\"f32(f32)\")");
       return AttributeNotApplied;
     }
-    if (!checkExclusive(S, FD, AL, AnnotKernel, "kernel"))
+    if (!checkExclusive(S, FD, AL, AnnotKernel, "kernel") ||
+        !checkExclusive(S, FD, AL, AnnotGuvectorize, "guvectorize"))
       return AttributeNotApplied;
     if (!FD->getReturnType()->isArithmeticType()) {
       error(S, AL.getLoc(), "vectorize function '%0' must return an arithmetic value (it "
@@ -244,7 +251,8 @@ public:
 
   AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &AL) const override {
     const auto *FD = cast<FunctionDecl>(D);
-    if (!checkExclusive(S, FD, AL, AnnotKernel, "kernel"))
+    if (!checkExclusive(S, FD, AL, AnnotKernel, "kernel") ||
+        !checkExclusive(S, FD, AL, AnnotGuvectorize, "guvectorize"))
       return AttributeNotApplied;
     QualType R = FD->getReturnType().getUnqualifiedType();
     bool Shape = FD->getNumParams() == 2 && !FD->isVariadic() && R->isArithmeticType();
@@ -261,8 +269,152 @@ public:
   }
 };
 
+constexpr ParsedAttrInfo::Spelling GuvectorizeSpelling[] = {{ParsedAttr::AS_GNU, "guvectorize"}};
+
+/// guvectorize("(i)->()"): a function over blocks of core dimensions for
+/// gufunc(). Its parameters are one pointer per operand of the layout (the
+/// inputs, then the outputs) and one integer per distinct dimension name in
+/// order of first appearance; the pointee types are the element types.
+class GuvectorizeAttrInfo : public FunctionAttrInfo {
+public:
+  GuvectorizeAttrInfo() : FunctionAttrInfo(GuvectorizeSpelling) { OptArgs = 15; }
+
+  AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &AL) const override {
+    const auto *FD = cast<FunctionDecl>(D);
+    if (AL.getNumArgs() == 0) {
+      error(S, AL.getLoc(), "'guvectorize' needs a layout string, e.g. "
+                            "guvectorize(\"(n),(n)->()\")");
+      return AttributeNotApplied;
+    }
+    if (AL.getNumArgs() > 1) {
+      // Numba's list of type signatures has no place here: C's types say it.
+      error(S, AL.getArgAsExpr(1)->getBeginLoc(),
+            "'guvectorize' takes only the layout string; the element types are the "
+            "parameter types of '%0'")
+          << nameOf(FD);
+      return AttributeNotApplied;
+    }
+    if (!checkExclusive(S, FD, AL, AnnotKernel, "kernel") ||
+        !checkExclusive(S, FD, AL, AnnotVectorize, "vectorize") ||
+        !checkExclusive(S, FD, AL, AnnotReduce, "reduce"))
+      return AttributeNotApplied;
+    if (!FD->getReturnType()->isVoidType()) {
+      error(S, AL.getLoc(), "guvectorize function '%0' must return void (it returns %1); "
+                            "write results through its output operands")
+          << nameOf(FD) << FD->getReturnType();
+      return AttributeNotApplied;
+    }
+    if (FD->isVariadic()) {
+      error(S, AL.getLoc(), "guvectorize function '%0' cannot be variadic") << nameOf(FD);
+      return AttributeNotApplied;
+    }
+    Expr *E = AL.getArgAsExpr(0);
+    const auto *SL = dyn_cast<StringLiteral>(E->IgnoreParenImpCasts());
+    if (!SL || !SL->isOrdinary()) {
+      error(S, E->getBeginLoc(), "the guvectorize layout must be a string literal such as "
+                                 "\"(n),(n)->()\"");
+      return AttributeNotApplied;
+    }
+    std::string Text = SL->getString().str();
+    Layout L;
+    LayoutError Err;
+    if (!parseLayout(Text, L, Err)) {
+      SourceLocation Loc = SL->getLocationOfByte(
+          static_cast<unsigned>(std::min(Err.Offset, Text.size() ? Text.size() - 1 : 0)),
+          S.getSourceManager(), S.getLangOpts(), S.Context.getTargetInfo());
+      error(S, Loc, "malformed guvectorize layout \"%0\": %1") << Text << Err.Message;
+      return AttributeNotApplied;
+    }
+    if (!checkPrototype(S, FD, SL, L))
+      return AttributeNotApplied;
+    Expr *Args[] = {E};
+    S.AddAnnotationAttr(D, AL, AnnotGuvectorize, Args);
+    return AttributeApplied;
+  }
+
+  /// The parameters must be the layout's operand pointers, then its sizes.
+  static bool checkPrototype(Sema &S, const FunctionDecl *FD, const StringLiteral *SL,
+                             const Layout &L) {
+    std::string Text = SL->getString().str();
+    unsigned NOps = L.numOperands(), NDims = L.DimNames.size();
+    if (FD->getNumParams() != NOps + NDims) {
+      std::string Names;
+      for (const std::string &N : L.DimNames)
+        Names += (Names.empty() ? " (" : ", ") + N;
+      if (!Names.empty())
+        Names += ")";
+      error(S, SL->getBeginLoc(), "guvectorize layout \"%0\" has %1 operand%s1 and %2 "
+                                  "dimension name%s2%3, so '%4' needs %5 parameter%s5: a "
+                                  "pointer per operand, then an integer per dimension name; it "
+                                  "has %6")
+          << Text << NOps << NDims << Names << nameOf(FD) << NOps + NDims
+          << FD->getNumParams();
+      return false;
+    }
+    bool OK = true;
+    for (unsigned I = 0; I < NOps; ++I)
+      OK &= checkOperand(S, FD, FD->getParamDecl(I), L, I);
+    for (unsigned I = 0; I < NDims; ++I)
+      OK &= checkSize(S, FD, FD->getParamDecl(NOps + I), L, I);
+    return OK;
+  }
+
+  static bool checkOperand(Sema &S, const FunctionDecl *FD, const ParmVarDecl *P,
+                           const Layout &L, unsigned I) {
+    bool Out = L.isOutput(I);
+    unsigned Nth = Out ? I - L.Inputs.size() + 1 : I + 1;
+    const auto *PT = P->getType()->getAs<PointerType>();
+    if (!PT) {
+      error(S, P->getLocation(), "parameter '%0' of guvectorize function '%1' must be a pointer "
+                                 "to the elements of %select{input|output}2 %3 (it has type %4)")
+          << nameOf(P) << nameOf(FD) << Out << Nth << P->getType();
+      return false;
+    }
+    QualType E = PT->getPointeeType();
+    if (E->isIncompleteType() || E->isFunctionType() || E->isVariablyModifiedType()) {
+      error(S, P->getLocation(), "parameter '%0' of guvectorize function '%1' must point to a "
+                                 "complete element type of fixed size (it has type %2)")
+          << nameOf(P) << nameOf(FD) << P->getType();
+      return false;
+    }
+    if (Out && E.isConstQualified()) {
+      error(S, P->getLocation(), "parameter '%0' of guvectorize function '%1' is output %2 of "
+                                 "the layout and cannot point to const (it has type %3)")
+          << nameOf(P) << nameOf(FD) << Nth << P->getType();
+      return false;
+    }
+    return true;
+  }
+
+  static bool checkSize(Sema &S, const FunctionDecl *FD, const ParmVarDecl *P, const Layout &L,
+                        unsigned I) {
+    const std::string &Dim = L.DimNames[I];
+    QualType T = P->getType();
+    if (!T->isIntegerType() || T->isBooleanType()) {
+      error(S, P->getLocation(), "parameter '%0' of guvectorize function '%1' receives the size "
+                                 "of dimension '%2' and must have an integer type (it has type "
+                                 "%3)")
+          << nameOf(P) << nameOf(FD) << Dim << T;
+      return false;
+    }
+    // Sizes go by position; a parameter named after another dimension is
+    // almost certainly in the wrong place.
+    std::string Name = nameOf(P);
+    if (Name != Dim && std::find(L.DimNames.begin(), L.DimNames.end(), Name) != L.DimNames.end())
+      S.Diag(P->getLocation(),
+             S.getDiagnostics().getCustomDiagID(
+                 DiagnosticsEngine::Warning,
+                 "parameter '%0' receives the size of dimension '%1', not of '%0': sizes follow "
+                 "the order in which the layout first names them"))
+          << Name << Dim;
+    return true;
+  }
+};
+
 ParsedAttrInfoRegistry::Add<VectorizeAttrInfo> RegisterVectorize("kernplug-vectorize",
                                                                  "kernplug vectorize");
+ParsedAttrInfoRegistry::Add<GuvectorizeAttrInfo> RegisterGuvectorize("kernplug-guvectorize",
+                                                                     "kernplug guvectorize");
 ParsedAttrInfoRegistry::Add<ReduceAttrInfo> RegisterReduce("kernplug-reduce", "kernplug reduce");
 
 } // namespace

@@ -1,6 +1,6 @@
 //===- Attributes.h - kernplug attribute registration ----------*- C++ -*-===//
 //
-// kernel, device, shared, vectorize("sig", …) and reduce. Each accepted
+// kernel, device, shared, vectorize("sig", …), guvectorize("layout") and reduce. Each accepted
 // attribute leaves an AnnotateAttr named by the constants below (device and
 // shared leave clang's own CUDADeviceAttr / CUDASharedAttr), which the AST
 // checks read.
@@ -23,6 +23,7 @@ namespace kernplug {
 
 inline constexpr const char *AnnotKernel = "kernplug.kernel";
 inline constexpr const char *AnnotVectorize = "kernplug.vectorize";
+inline constexpr const char *AnnotGuvectorize = "kernplug.guvectorize";
 inline constexpr const char *AnnotReduce = "kernplug.reduce";
 inline constexpr const char *AnnotShared = "kernplug.shared";
 
@@ -41,8 +42,9 @@ std::string nameOf(const clang::IdentifierInfo *II);
 
 bool isKernel(const clang::FunctionDecl *FD);
 bool isVectorize(const clang::FunctionDecl *FD);
+bool isGuvectorize(const clang::FunctionDecl *FD);
 bool isReduce(const clang::FunctionDecl *FD);
-/// device functions, plus everything a kernel/vectorize/reduce function is.
+/// device functions, plus every kernel/vectorize/guvectorize/reduce function.
 bool isMarkedDevice(const clang::FunctionDecl *FD);
 
 } // namespace kernplug

@@ -89,6 +89,7 @@ struct CheckState {
       return;
     const char *What = isKernel(Root)      ? "kernel"
                        : isVectorize(Root) ? "vectorize function"
+                       : isGuvectorize(Root) ? "guvectorize function"
                        : isReduce(Root)    ? "reduce function"
                                            : "device function";
     note(Root->getLocation(), "'%0' is device code because %1 '%2' reaches it")
@@ -311,11 +312,15 @@ void recordFunction(ASTContext &Ctx, const FunctionDecl *FD, TranslationUnitInfo
   F.IRName = ASTNameGenerator(Ctx).getName(FD);
   F.TheRole = isKernel(FD)      ? DeviceFunctionInfo::Kernel
               : isVectorize(FD) ? DeviceFunctionInfo::Vectorize
+              : isGuvectorize(FD) ? DeviceFunctionInfo::Guvectorize
                                 : DeviceFunctionInfo::Reduce;
   for (const ParmVarDecl *P : FD->parameters())
     F.Params.push_back(describeParam(Ctx, P->getName(), P->getType()));
   F.Result = describeParam(Ctx, "", FD->getReturnType());
-  if (const AnnotateAttr *A = findAnnotation(FD, AnnotVectorize))
+  const AnnotateAttr *A = findAnnotation(FD, AnnotVectorize);
+  if (!A)
+    A = findAnnotation(FD, AnnotGuvectorize); // its one argument is the layout
+  if (A)
     for (Expr *E : A->args())
       if (const auto *SL = dyn_cast<StringLiteral>(E->IgnoreParenImpCasts()))
         F.Signatures.push_back(SL->getString().str());
@@ -337,9 +342,9 @@ bool DeviceChecksConsumer::HandleTopLevelDecl(DeclGroupRef DG) {
     if (!FD || !FD->doesThisDeclarationHaveABody())
       continue;
     SharedMarker(FD->getASTContext()).TraverseDecl(FD);
-    // ufunc() reaches a vectorize function only through the generated
-    // kernels, so clang must emit it even when C code never calls it.
-    if (isVectorize(FD) && !FD->hasAttr<UsedAttr>())
+    // ufunc()/gufunc() reach a (gu)vectorize function only through the
+    // generated kernels, so clang must emit it even when C code never calls it.
+    if ((isVectorize(FD) || isGuvectorize(FD)) && !FD->hasAttr<UsedAttr>())
       FD->addAttr(UsedAttr::CreateImplicit(FD->getASTContext()));
   }
   return true;
@@ -372,7 +377,7 @@ void DeviceChecksConsumer::HandleTranslationUnit(ASTContext &Ctx) {
 
   Info->MainFile = Opts.MainFile;
   for (const FunctionDecl *FD : Roots)
-    if (isKernel(FD) || isVectorize(FD) || isReduce(FD))
+    if (isKernel(FD) || isVectorize(FD) || isGuvectorize(FD) || isReduce(FD))
       recordFunction(Ctx, FD, *Info);
 }
 

@@ -62,7 +62,7 @@ std::vector<GlobalValue *> annotatedGlobals(Module &M, StringRef Name, bool Remo
 /// Takes the kernplug.* annotations out of the host object; they only carried
 /// information into this pass.
 static void removeMarkerAnnotations(Module &M) {
-  for (const char *Name : {AnnotKernel, AnnotVectorize, AnnotReduce})
+  for (const char *Name : {AnnotKernel, AnnotVectorize, AnnotGuvectorize, AnnotReduce})
     annotatedGlobals(M, Name, /*Remove=*/true);
   // The annotation strings are now unused private globals.
   for (GlobalVariable &GV : make_early_inc_range(M.globals()))
@@ -101,6 +101,7 @@ PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &) {
     Kernels.push_back(std::move(E));
   }
   addVectorizeKernels(M, *Info, Kernels, Report);
+  addGuvectorizeKernels(M, *Info, Kernels, Report);
 
   std::vector<DeviceImage> Images;
   if (!Kernels.empty()) {

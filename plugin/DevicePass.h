@@ -50,7 +50,7 @@ struct KernelEntry {
   llvm::Function *Fn = nullptr;     // host module function with the body
   llvm::Function *HostFn = nullptr; // what users call: the kernel, or the scalar function
   bool IsVectorize = false;
-  std::string Signature; // vectorize: canonical signature
+  std::string Signature; // generated kernels: canonical signature (layout for guvectorize)
   uint64_t Flags = 0;    // KP_KERNEL_*
   std::vector<IRParam> Params;
   std::string File;
@@ -84,6 +84,11 @@ private:
 /// vectorize function to the host module.
 void addVectorizeKernels(llvm::Module &M, const TranslationUnitInfo &Info,
                          std::vector<KernelEntry> &Kernels, const PassReporter &Report);
+
+/// GuvectorizeKernels.cpp: adds the loop kernel of each guvectorize function
+/// to the host module.
+void addGuvectorizeKernels(llvm::Module &M, const TranslationUnitInfo &Info,
+                           std::vector<KernelEntry> &Kernels, const PassReporter &Report);
 
 /// KernelParams.cpp: the IR-level parameter table of a user kernel.
 std::vector<IRParam> describeKernelParams(const llvm::Function &F,

@@ -26,12 +26,12 @@ struct ParamInfo {
 
 /// A kernel or a vectorize function, keyed by its IR name.
 struct DeviceFunctionInfo {
-  enum Role { Kernel, Vectorize, Reduce };
+  enum Role { Kernel, Vectorize, Guvectorize, Reduce };
   std::string IRName;
   Role TheRole = Kernel;
   std::vector<ParamInfo> Params;
   ParamInfo Result;                    // Vectorize: the C return type
-  std::vector<std::string> Signatures; // Vectorize: as written, in order
+  std::vector<std::string> Signatures; // Vectorize: as written, in order; Guvectorize: the layout
   std::string File;
   unsigned Line = 0;
 };
