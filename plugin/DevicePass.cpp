@@ -102,6 +102,7 @@ PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &) {
   }
   addVectorizeKernels(M, *Info, Kernels, Report);
   addGuvectorizeKernels(M, *Info, Kernels, Report);
+  addReduceKernels(M, *Info, *Opts, Kernels, Report);
 
   std::vector<DeviceImage> Images;
   if (!Kernels.empty()) {
@@ -112,6 +113,7 @@ PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &) {
     lowerMathToLibdevice(*Dev);
     if (!compileDeviceModule(*Dev, Kernels, *Opts, Report, Images))
       return PreservedAnalyses::all();
+    useReduceHostCopies(M, *Opts, Kernels);
     probeHostStacks(M, *Info);
     rewriteHostModule(M, Kernels, Images, Info->MainFile);
   }

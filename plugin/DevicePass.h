@@ -90,6 +90,15 @@ void addVectorizeKernels(llvm::Module &M, const TranslationUnitInfo &Info,
 void addGuvectorizeKernels(llvm::Module &M, const TranslationUnitInfo &Info,
                            std::vector<KernelEntry> &Kernels, const PassReporter &Report);
 
+/// ReduceKernels.cpp: adds the block-reduction kernel of each reduce function
+/// (from the templates in kernplug-reduce.bc) to the host module; once the
+/// device code is built, useReduceHostCopies gives each its CPU version.
+void addReduceKernels(llvm::Module &M, const TranslationUnitInfo &Info,
+                      const PluginOptions &Opts, std::vector<KernelEntry> &Kernels,
+                      const PassReporter &Report);
+void useReduceHostCopies(llvm::Module &M, const PluginOptions &Opts,
+                         std::vector<KernelEntry> &Kernels);
+
 /// KernelParams.cpp: the IR-level parameter table of a user kernel.
 std::vector<IRParam> describeKernelParams(const llvm::Function &F,
                                           const DeviceFunctionInfo &Info);

@@ -74,6 +74,8 @@ bool PluginOptions::parse(const std::string &Arg, std::string &Error) {
     return Flag(SaveTemps);
   if (Name == "verbose")
     return Flag(Verbose);
+  if (Name == "reduce-fibers")
+    return Flag(ReduceFibers);
   if (Name == "device-opt" || Name == "device-O") {
     if (Value.size() == 1 && Value[0] >= '0' && Value[0] <= '3') {
       DeviceOptLevel = Value[0] - '0';
@@ -82,18 +84,23 @@ bool PluginOptions::parse(const std::string &Arg, std::string &Error) {
     Error = "device-opt= takes 0, 1, 2 or 3 (got '" + Value.str() + "')";
     return false;
   }
-  if (Name == "libdevice" || Name == "ptxas" || Name == "device-runtime") {
+  if (Name == "libdevice" || Name == "ptxas" || Name == "device-runtime" ||
+      Name == "reduce-runtime") {
     // "none" turns the tool off (PTX without cubins, no libdevice), for tests and for
     // machines whose toolkit should be ignored.
     if (!HasValue || Value.empty() || (Value != "none" && !llvm::sys::fs::exists(Value))) {
       Error = Name.str() + "= must name an existing file or be 'none' (got '" + Value.str() + "')";
       return false;
     }
-    (Name == "libdevice" ? Libdevice : Name == "ptxas" ? Ptxas : DeviceRuntime) = Value.str();
+    (Name == "libdevice"        ? Libdevice
+     : Name == "ptxas"          ? Ptxas
+     : Name == "device-runtime" ? DeviceRuntime
+                                : ReduceRuntime) = Value.str();
     return true;
   }
   Error = "unknown option '" + Name.str() +
-          "' (known: arch, save-temps, verbose, device-opt, libdevice, ptxas, device-runtime)";
+          "' (known: arch, save-temps, verbose, device-opt, libdevice, ptxas, device-runtime, "
+          "reduce-runtime, reduce-fibers)";
   return false;
 }
 
@@ -138,6 +145,11 @@ void PluginOptions::resolvePaths() {
   if (DeviceRuntime.empty())
     DeviceRuntime = firstExisting({pluginDirectory() + "/kernplug-device.bc",
                                    pluginDirectory() + "/kernplug/kernplug-device.bc"});
+  if (ReduceRuntime == "none")
+    ReduceRuntime.clear(); // kp_reduce's kernels unavailable: an error only where needed
+  else if (ReduceRuntime.empty())
+    ReduceRuntime = firstExisting({pluginDirectory() + "/kernplug-reduce.bc",
+                                   pluginDirectory() + "/kernplug/kernplug-reduce.bc"});
 }
 
 } // namespace kernplug

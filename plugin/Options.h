@@ -14,8 +14,10 @@ struct PluginOptions {
   bool Verbose = false;
   unsigned DeviceOptLevel = 3;
   bool DebugLineInfo = false; // host -g
+  bool ReduceFibers = false;  // CPU backend runs kp_reduce's GPU kernel (tests it)
   std::string Libdevice;      // resolved path, empty if not found
   std::string DeviceRuntime;  // resolved path of kernplug-device.bc
+  std::string ReduceRuntime;  // resolved path of kernplug-reduce.bc (kp_reduce's kernels)
   std::string Ptxas;          // resolved path, empty if not found
   std::string OutputFile;     // the object clang writes, for save-temps
   std::string MainFile;
