@@ -633,6 +633,31 @@ kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n, kp_stream
   kp_ufunc_call((const void *)(f), #f, (long long)(n), (stream), KP_NARGS(__VA_ARGS__),        \
                 (const kp_ufunc_arg[]){KP_UARGS(__VA_ARGS__)})
 
+/* ------------------------------------------------------------------------------------------
+ * Host side: gufuncs — gufunc(f, n, args...) runs a guvectorize function over n stacked
+ * blocks (docs/ufuncs.md, "guvectorize and gufunc()"). The arguments are exactly f's: one
+ * pointer per operand of f's layout, to n blocks of the operand's core dimensions one after
+ * another (host or device arrays), then the size of each named core dimension. For
+ * f = l2_norm with layout "(i)->()", gufunc(l2_norm, 10, &xy[0][0], norms, 2) computes the
+ * norms of the 10 rows of float xy[10][2]. At most 12 arguments after n.
+ * ---------------------------------------------------------------------------------------- */
+
+/* Runs the guvectorize function f (spelled f_expr) over n blocks; args are f's nargs
+ * arguments packed with KP_UARG. Host arrays are copied to the device (inputs and outputs)
+ * and the outputs back; device arrays stay where they are. Returns KP_SUCCESS or the error
+ * (which abort mode has already reported). */
+kp_error kp_gufunc_call(const void *f, const char *f_expr, long long n, kp_stream stream,
+                        int nargs, const kp_ufunc_arg *args);
+
+/* kp_gufunc(f, n, args...) and kp_gufunc_stream(stream, f, n, args...). The branch that
+ * never runs calls f itself, so that the compiler checks the arguments against f's
+ * prototype (their number, the pointer types); only kp_gufunc_call is evaluated. */
+#define kp_gufunc(f, n, ...) kp_gufunc_stream((kp_stream)0, f, n, __VA_ARGS__)
+#define kp_gufunc_stream(stream, f, n, ...)                                                    \
+  (0 ? ((void)(f)(__VA_ARGS__), KP_SUCCESS)                                                    \
+     : kp_gufunc_call((const void *)(f), #f, (long long)(n), (stream), KP_NARGS(__VA_ARGS__),  \
+                      (const kp_ufunc_arg[]){KP_UARGS(__VA_ARGS__)}))
+
 #ifdef __cplusplus
 }
 #endif
@@ -687,6 +712,8 @@ kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n, kp_stream
 #define copy_to_device(d, host, n) kp_copy_to_device(d, host, n)
 #define ufunc(f, n, ...) kp_ufunc(f, n, __VA_ARGS__)
 #define ufunc_stream(stream, f, n, ...) kp_ufunc_stream(stream, f, n, __VA_ARGS__)
+#define gufunc(f, n, ...) kp_gufunc(f, n, __VA_ARGS__)
+#define gufunc_stream(stream, f, n, ...) kp_gufunc_stream(stream, f, n, __VA_ARGS__)
 #endif
 
 #endif /* KERNPLUG_H */

@@ -1,0 +1,25 @@
+# gufunc() calls the runtime must refuse, each with a message naming the gufunc and the
+# argument (see gufunc_errors_expect.c). Argument checks do not depend on the backend.
+set(gu_cpu KP_BACKEND=cpu)
+set(gu_err "kernplug: error: gufunc(")
+function(kp_gufunc_fails scenario)
+  kp_kernel_expect(gufunc_${scenario} gufunc_errors_expect EXPECT fail ARGS ${scenario}
+                   ENV ${gu_cpu} STDERR ${ARGN})
+endfunction()
+kp_gufunc_fails(negative_n "${gu_err}l2_norm, -1, ...): the loop count n must not be negative")
+kp_gufunc_fails(negative_size "${gu_err}l2_norm, ...): argument 3 ('i'), the size of dimension 'i', is -2; sizes must not be negative")
+kp_gufunc_fails(size_too_big "${gu_err}trace, ...): argument 3 ('m'), the size of dimension 'm', is 200, more than its 1-byte parameter holds")
+kp_gufunc_fails(float_size "${gu_err}l2_norm, ...): argument 3 ('i') is the size of dimension 'i' and must be an integer, not f64")
+kp_gufunc_fails(not_gufunc "${gu_err}fp, ...): 'fp' is not a guvectorize function: mark it __attribute__((guvectorize(")
+kp_gufunc_fails(vectorize "${gu_err}twice, ...): 'twice' is a vectorize function: call it with ufunc(twice, n, out, in...)")
+kp_gufunc_fails(count "${gu_err}l2_norm, ...): 'l2_norm' takes 3 arguments after n (a pointer for each of the 2 operands of layout \"(i)->()\", then 1 size) but the call passes 2")
+kp_gufunc_fails(element_type "${gu_err}l2_norm, ...): argument 1 ('vec') points to f64 (8-byte elements) but parameter 'vec' of 'l2_norm' has 4-byte elements")
+kp_gufunc_fails(scalar_operand "${gu_err}l2_norm, ...): argument 2 ('out', output 1 of layout \"(i)->()\") must be a pointer to its elements, not a scalar (f32)")
+kp_gufunc_fails(array_size "${gu_err}l2_norm, ...): argument 3 ('i') is the size of dimension 'i' and must be an integer, not an array of f32")
+kp_gufunc_fails(const_output "${gu_err}l2_norm, ...): argument 2 ('out') is output 1 of layout \"(i)->()\" but points to const f32; gufunc writes it")
+kp_gufunc_fails(null_input "${gu_err}l2_norm, ...): input 1 ('vec': 3 blocks of 2 f32) is a NULL pointer (it needs 24 bytes)")
+kp_gufunc_fails(small_device "${gu_err}l2_norm, ...): input 1 ('vec': 3 blocks of 2 f32) is a device array of 20 bytes" "but the call needs 24 bytes")
+kp_kernel_expect(gufunc_zero_count gufunc_errors_expect EXPECT success ARGS zero_count
+                 ENV ${gu_cpu} STDOUT "gufunc_errors zero_count: finished")
+kp_kernel_expect(gufunc_return_mode gufunc_errors_expect EXPECT success ARGS return_mode
+                 ENV ${gu_cpu} STDOUT "gufunc_errors return_mode: finished")
