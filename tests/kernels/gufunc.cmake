@@ -23,3 +23,20 @@ kp_kernel_expect(gufunc_zero_count gufunc_errors_expect EXPECT success ARGS zero
                  ENV ${gu_cpu} STDOUT "gufunc_errors zero_count: finished")
 kp_kernel_expect(gufunc_return_mode gufunc_errors_expect EXPECT success ARGS return_mode
                  ENV ${gu_cpu} STDOUT "gufunc_errors return_mode: finished")
+
+# The CUDA path without a GPU: the fake driver of tests/runtime logs what a call does. Host
+# arrays are staged (input 10 x 2 floats = 80 bytes in; the output's 40 bytes in and back),
+# the kernel gets n, the two device copies and the size 2; a million rows take the grid the
+# occupancy answer allows (132 SMs x 2 blocks of 768) and the loop strides over the rest.
+if(TARGET fake_cuda)
+  set(gu_fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
+      FAKE_CUDA_LOG=/dev/stderr)
+  kp_kernel_expect(gufunc_fake_cuda_staged gufunc_errors_expect EXPECT success ARGS staged
+    ENV ${gu_fake} STDOUT "gufunc_errors staged: finished"
+    STDERR "cuMemAlloc 80 -> " "cuMemAlloc 40 -> " "cuModuleGetFunction __kp_guvec_l2_norm\n"
+           "cuLaunchKernel __kp_guvec_l2_norm grid=1,1,1 block=32,1,1 shared=0 stream=(nil) params=0xa,0x"
+           ",0x2\n" "cuMemcpyDtoH 0x")
+  kp_kernel_expect(gufunc_fake_cuda_large gufunc_errors_expect EXPECT success ARGS large
+    ENV ${gu_fake} STDOUT "gufunc_errors large: finished"
+    STDERR "cuLaunchKernel __kp_guvec_l2_norm grid=264,1,1 block=768,1,1 shared=0 stream=(nil) params=0xf4240,0x")
+endif()

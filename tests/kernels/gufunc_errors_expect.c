@@ -3,6 +3,7 @@
  * header type-checks the arguments against f's prototype: tests/compile/diag_gufunc_call.c);
  * the scenarios that pass the compiler's checks call kp_gufunc_call() directly, as a
  * function pointer or a wrapper might.
+ * Two scenarios, staged and large, only show on the fake CUDA driver what a call does.
  *   gufunc_errors_expect <scenario>   (scenarios: see main) */
 #include <string.h>
 
@@ -72,6 +73,14 @@ int main(int argc, char **argv) {
     float *none = NULL; /* n = 0 touches no operand */
     gufunc(l2_norm, 0, none, none, 2);
     gufunc(trace, 0, (int *)NULL, (int *)NULL, 3);
+  } else if (strcmp(s, "staged") == 0 || strcmp(s, "large") == 0) {
+    /* For the fake driver (gufunc.cmake), which logs but runs nothing: host arrays staged
+     * through device copies, the output copied in and back, one grid-stride launch. */
+    long long n = s[0] == 's' ? 10 : 1000000;
+    float *hx = calloc((size_t)n * 2, sizeof *hx), *hout = calloc((size_t)n, sizeof *hout);
+    gufunc(l2_norm, n, hx, hout, 2);
+    free(hx);
+    free(hout);
   } else if (strcmp(s, "return_mode") == 0) {
     kp_set_error_mode(KP_ERRORS_RETURN);
     KT_CHECK(gufunc(l2_norm, -5, x, out, 2) == KP_ERROR_INVALID_VALUE, "negative n");
