@@ -10,8 +10,10 @@
 #include "DeviceChecks.h"
 #include "DevicePass.h"
 #include "Options.h"
+#include "UfuncCallChecks.h"
 
 #include "clang/Basic/CodeGenOptions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -77,7 +79,10 @@ public:
           << (Opts->Libdevice.empty() ? "<none>" : Opts->Libdevice)
           << (Opts->Ptxas.empty() ? "<none>" : Opts->Ptxas)
           << (Opts->DeviceRuntime.empty() ? "<none>" : Opts->DeviceRuntime);
-    return std::make_unique<DeviceChecksConsumer>(*Opts, Info);
+    std::vector<std::unique_ptr<ASTConsumer>> Checks;
+    Checks.push_back(std::make_unique<DeviceChecksConsumer>(*Opts, Info));
+    Checks.push_back(std::make_unique<UfuncCallChecksConsumer>());
+    return std::make_unique<MultiplexConsumer>(std::move(Checks));
   }
 
 private:

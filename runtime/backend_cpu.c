@@ -191,13 +191,18 @@ static kp_error cpu_synchronize(const char *what) {
 static void cpu_detect(void);
 static int cpu_device_count(void) { return 0; /* GPUs usable by kernplug */ }
 
-/* Each GPU thread is one call of the kernel's CPU entry, and a block's threads run in order on
- * one worker, so a grid-stride kernel is fastest when every thread handles one element: a
- * block then walks a contiguous run of memory, and a bounded grid would only make each
- * thread stride across the whole array (measured in docs/ufuncs.md). 256 threads make a block
- * long enough to amortise taking it from the counter. Reduce kernels write one partial result
- * per block, so they get a grid that just fills the workers. */
-enum { KP_CPU_OCCUPANCY_BLOCK = 256, KP_CPU_BLOCKS_PER_WORKER = 16 };
+/* Each GPU thread is one call of the kernel's CPU entry and a block's threads run in order on
+ * one worker. For a grid-stride kernel over n items, 256 threads per block each handling
+ * KP_CPU_ITEMS_PER_THREAD items (blocks = n / 2048) was fastest on a 2-core x86 machine: 5x
+ * the one-item-per-thread grid at 5M floats, 3x at 50M; more items per thread spread a
+ * block's accesses over too many lines and pages (docs/ufuncs.md has the table). Reduce
+ * kernels write one partial result per block, so they get a grid that just fills the
+ * workers. */
+enum {
+  KP_CPU_OCCUPANCY_BLOCK = 256,
+  KP_CPU_ITEMS_PER_THREAD = 8,
+  KP_CPU_BLOCKS_PER_WORKER = 16
+};
 static int cpu_occupancy(kp_kernel_desc *k, size_t dynamic_shared, int *min_grid, int *block) {
   (void)dynamic_shared;
   *block = KP_CPU_OCCUPANCY_BLOCK;
@@ -225,6 +230,7 @@ static kp_backend g_cpu = {
     .device_count = cpu_device_count,
     .occupancy = cpu_occupancy,
     .host_memory = 1,
+    .items_per_thread = KP_CPU_ITEMS_PER_THREAD,
 };
 
 static void cpu_detect(void) {

@@ -85,6 +85,10 @@ typedef struct kp_backend {
   int (*occupancy)(kp_kernel_desc *kernel, size_t dynamic_shared, int *min_grid, int *block);
   /* Device memory is host memory (the CPU backend): a host array can be used in place. */
   int host_memory;
+  /* Items each thread of a grid-stride kernel should handle when the grid is not capped by
+   * occupancy (0 or 1: one). The CPU backend calls the kernel once per GPU thread and
+   * amortises that call over several items. */
+  int items_per_thread;
 } kp_backend;
 
 /* The backend in use, chosen once (KP_BACKEND) on first use. NULL after reporting an error

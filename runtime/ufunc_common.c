@@ -106,7 +106,8 @@ void kp_grid_for(const kp_kernel_desc *k, long long n, int threads_multiple, kp_
   if (t > want) t = want;
   t = t / threads_multiple * threads_multiple;
   if (t < threads_multiple) t = threads_multiple;
-  long long b = n < 1 ? 1 : (n + t - 1) / t;
+  long long per_block = t * (be && be->items_per_thread > 1 ? be->items_per_thread : 1);
+  long long b = n < 1 ? 1 : (n + per_block - 1) / per_block;
   if (min_grid > 0 && b > min_grid) b = min_grid;
   long long max_grid = be ? be->limits.max_grid[0] : 2147483647LL;
   if (b > max_grid) b = max_grid;

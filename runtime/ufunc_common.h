@@ -32,9 +32,9 @@ kp_error kp_operand_finish(kp_operand *op, const char *what);
 
 /* Occupancy-based configuration for a grid-stride kernel over n items (CUDA:
  * cuOccupancyMaxPotentialBlockSize, blocks = min(ceil(n/threads), SMs * active blocks per
- * SM); CPU: one element per thread for element-wise kernels, enough blocks for all workers
- * for reduce kernels). threads_multiple: 32 for kernels that need whole warps, else 1.
- * n < 1 gives one block. */
+ * SM); CPU: 256 threads of 8 items each, and for reduce kernels at most enough blocks for all
+ * workers). threads_multiple: 32 for kernels that need whole warps, else 1. Fewer threads
+ * (whole warps) when n is small; n < 1 gives one block. */
 void kp_grid_for(const kp_kernel_desc *k, long long n, int threads_multiple, kp_extent *blocks,
                  kp_extent *threads);
 
