@@ -370,10 +370,16 @@ public:
           << nameOf(P) << nameOf(FD) << Out << Nth << P->getType();
       return false;
     }
+    // The element types gufunc() can pass: C's integers, float and double.
     QualType E = PT->getPointeeType();
-    if (E->isIncompleteType() || E->isFunctionType() || E->isVariablyModifiedType()) {
-      error(S, P->getLocation(), "parameter '%0' of guvectorize function '%1' must point to a "
-                                 "complete element type of fixed size (it has type %2)")
+    const auto *BT = E->getAs<BuiltinType>();
+    bool Number = BT && !E->isEnumeralType() &&
+                  ((BT->isInteger() && S.Context.getTypeSize(E) <= 64) ||
+                   BT->getKind() == BuiltinType::Float ||
+                   BT->getKind() == BuiltinType::Double);
+    if (!Number) {
+      error(S, P->getLocation(), "parameter '%0' of guvectorize function '%1' must point to "
+                                 "integer, float or double elements (it has type %2)")
           << nameOf(P) << nameOf(FD) << P->getType();
       return false;
     }

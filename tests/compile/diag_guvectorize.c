@@ -68,22 +68,23 @@ __attribute__((guvectorize("(i)->()"))) void pointer_size(const float *x, float 
 __attribute__((guvectorize("(i)->()"))) void bool_size(const float *x, float *o, _Bool i);
 // DIAG: [[@LINE-1]]:88: error: parameter 'i' of guvectorize function 'bool_size' receives the size of dimension 'i' and must have an integer type (it has type '_Bool')
 __attribute__((guvectorize("(i)->()"))) void void_elems(const void *x, float *o, int i);
-// DIAG: [[@LINE-1]]:69: error: parameter 'x' of guvectorize function 'void_elems' must point to a complete element type of fixed size (it has type 'const void *')
-struct opaque;
-__attribute__((guvectorize("(i)->()"))) void incomplete(const struct opaque *x, float *o, int i);
-// DIAG: [[@LINE-1]]:78: error: parameter 'x' of guvectorize function 'incomplete' must point to a complete element type
+// DIAG: [[@LINE-1]]:69: error: parameter 'x' of guvectorize function 'void_elems' must point to integer, float or double elements (it has type 'const void *')
+struct pt { float x, y; };
+__attribute__((guvectorize("(i)->()"))) void structs(const struct pt *x, float *o, int i);
+// DIAG: [[@LINE-1]]:71: error: parameter 'x' of guvectorize function 'structs' must point to integer, float or double elements (it has type 'const struct pt *')
+__attribute__((guvectorize("(i)->()"))) void long_doubles(const float *x, long double *o, int i);
+// DIAG: [[@LINE-1]]:88: error: parameter 'o' of guvectorize function 'long_doubles' must point to integer, float or double elements
 __attribute__((guvectorize("(m,n)->(m,n)"))) void swapped(const float *x, float *o, int n, int m);
 // DIAG: [[@LINE-1]]:89: warning: parameter 'n' receives the size of dimension 'm', not of 'n': sizes follow the order in which the layout first names them
 // DIAG: [[@LINE-2]]:96: warning: parameter 'm' receives the size of dimension 'n', not of 'm'
 
 // Accepted: blanks, repeated and fixed sizes, names only outputs use, no
-// inputs, several outputs, any integer type for sizes, struct elements.
-struct pt { float x, y; };
+// inputs, several outputs, any integer type for sizes, _Bool and char elements.
 __attribute__((guvectorize(" ( m , m ) , (3) -> () , (k) "))) void fine1(const double *a, const float *b, double *det, long *c, unsigned m, short k) {
   det[0] = a[0] * m + b[2]; c[0] = k;
 }
 __attribute__((guvectorize("->(n)"))) void fine2(int *o, long long n) { for (long long i = 0; i < n; i++) o[i] = (int)i; }
-__attribute__((guvectorize("()->()"))) void fine3(const struct pt *p, struct pt *q) { *q = *p; }
+__attribute__((guvectorize("()->()"))) void fine3(const _Bool *p, char *q) { *q = *p ? 'y' : 'n'; }
 // DIAG-NOT: fine
 
 // ---- the body is device code
