@@ -658,6 +658,53 @@ kp_error kp_gufunc_call(const void *f, const char *f_expr, long long n, kp_strea
      : kp_gufunc_call((const void *)(f), #f, (long long)(n), (stream), KP_NARGS(__VA_ARGS__),  \
                       (const kp_ufunc_arg[]){KP_UARGS(__VA_ARGS__)}))
 
+/* ------------------------------------------------------------------------------------------
+ * Host side: reduce — kp_reduce(f, in, n) folds the n elements of in (a host or device
+ * array) with the reduce function T f(T, T) (docs/ufuncs.md, "reduce and kp_reduce()"):
+ *   kp_reduce(f, in, n)                        f over in[0..n-1]; 0 when n == 0
+ *   kp_reduce_init(f, in, n, init)             f(init, that); init when n == 0
+ *   kp_reduce_stream(f, in, n, init, stream)   the same, its kernels on `stream`
+ * Each returns a T, the element type of *in, which must be f's type: the compiler checks f
+ * against it and the runtime checks f's kernel. f must be associative; it need not be
+ * commutative (elements are combined in index order, grouped as a tree). The name `reduce`
+ * is the attribute and is never a macro: there is no short name for kp_reduce.
+ * ---------------------------------------------------------------------------------------- */
+
+/* Folds n elements of kp_type `type` at `in` with the reduce function f (spelled f_expr)
+ * into *result (untouched when n == 0). Returns KP_SUCCESS or the error (which abort mode
+ * has already reported). */
+kp_error kp_reduce_bytes(const void *f, const char *f_expr, int type, const void *in,
+                         long long n, void *result, kp_stream stream);
+
+/* kp_reduce_<s>(f, f_expr, in, n, has_init, init, stream) for every type of KP_UFUNC_TYPES.
+ * init is combined on the host, by calling f, so that it may be any value. */
+#define KP_DEFINE_REDUCE(sfx, T, code, member)                                                 \
+  KP_ALWAYS_INLINE T kp_reduce_##sfx(T (*f)(T, T), const char *f_expr, const T *in,             \
+                                     long long n, int has_init, T init, kp_stream stream) {     \
+    T r = 0;                                                                                   \
+    if (kp_reduce_bytes((const void *)f, f_expr, (int)(code), in, n, &r, stream) != KP_SUCCESS \
+        || n < 1)                                                                              \
+      return has_init ? init : (T)0;                                                           \
+    return has_init ? f(init, r) : r;                                                          \
+  }
+KP_UFUNC_TYPES(KP_DEFINE_REDUCE)
+
+/* Never defined: an array of anything else (a struct, a pointer) fails to compile here. */
+void kp_reduce_needs_an_array_of_arithmetic_values(void);
+#define KP_REDUCE_PICK(in)                                                                     \
+  _Generic(*(in), kp_bool_: kp_reduce_bool, char: kp_reduce_char, kp_schar_: kp_reduce_schar,  \
+           kp_uchar_: kp_reduce_uchar, short: kp_reduce_short, kp_ushort_: kp_reduce_ushort,   \
+           int: kp_reduce_int, kp_uint_: kp_reduce_uint, long: kp_reduce_long,                 \
+           kp_ulong_: kp_reduce_ulong, kp_llong_: kp_reduce_llong,                             \
+           kp_ullong_: kp_reduce_ullong, float: kp_reduce_float, double: kp_reduce_double,     \
+           default: kp_reduce_needs_an_array_of_arithmetic_values)
+#define kp_reduce(f, in, n)                                                                    \
+  KP_REDUCE_PICK(in)((f), #f, (in), (long long)(n), 0, 0, (kp_stream)0)
+#define kp_reduce_init(f, in, n, init)                                                         \
+  KP_REDUCE_PICK(in)((f), #f, (in), (long long)(n), 1, (init), (kp_stream)0)
+#define kp_reduce_stream(f, in, n, init, stream)                                               \
+  KP_REDUCE_PICK(in)((f), #f, (in), (long long)(n), 1, (init), (stream))
+
 #ifdef __cplusplus
 }
 #endif

@@ -160,6 +160,10 @@ Function *instantiate(Function *Tmpl, Function *F, const std::string &Name) {
     CI->replaceAllUsesWith(fromResult(B, Call, CI->getType()));
     CI->eraseFromParent();
   }
+  // The runtime passes separate buffers: `in` is only read (ld.global.nc on the GPU).
+  K->addParamAttr(1, Attribute::NoAlias);
+  K->addParamAttr(1, Attribute::ReadOnly);
+  K->addParamAttr(2, Attribute::NoAlias);
   // f's target (-march, …) so that the host compiler may inline f into the kernel.
   for (StringRef A : {"target-cpu", "target-features", "tune-cpu"}) {
     K->removeFnAttr(A);
