@@ -72,19 +72,24 @@ static void check_l2(long long n, int i, int on_device) {
   free(out);
 }
 
-/* Seed 002: the norms of 10 points on the unit circle scaled by 5 (3-4-5 triangles). */
+/* Seed 002's shape: the norms of 10 points on a circle of radius 5 (3-4-5 triangles). */
 static void check_seed(void) {
   float coords[10][2];
   float norms[10];
   for (int k = 0; k < 10; k++) {
     coords[k][0] = (float)(k % 2 ? 3 : -4);
-    coords[k][1] = (float)(k % 3 ? -3 : 4) * (k % 2 ? 1.0f : 0.75f);
+    coords[k][1] = (float)(k % 2 ? (k % 3 ? -4 : 4) : (k % 3 ? 3 : -3));
   }
   gufunc(l2_norm, 10, &coords[0][0], norms, 2);
   for (int k = 0; k < 10; k++) {
     float want = sqrtf(coords[k][0] * coords[k][0] + coords[k][1] * coords[k][1]);
     KT_CHECK(norms[k] == want, "seed: norms[%d] = %g, want %g", k, norms[k], want);
   }
+  /* The same on the default stream, named; the result is the error code. */
+  memset(norms, 0, sizeof norms);
+  KT_CHECK(kp_gufunc_stream((kp_stream)0, l2_norm, 10, &coords[0][0], norms, 2) == KP_SUCCESS,
+           "gufunc_stream failed");
+  for (int k = 0; k < 10; k++) KT_CHECK(norms[k] == 5, "stream: norms[%d] = %g", k, norms[k]);
 }
 
 static void check_row_sum(long long n, long cols) {
