@@ -1,0 +1,91 @@
+/* ufunc_errors_expect.c — ufunc() calls the runtime must refuse, each with a message naming
+ * the ufunc and the argument (ufunc.cmake lists the expected messages), and calls on the fake
+ * CUDA driver whose log shows the staging and the occupancy-based grid.
+ * Usage: kt_ufunc_errors_expect <scenario>
+ *
+ * The plugin checks calls whose function it can see (tests/compile/diag_ufunc_call.c); the
+ * mistakes here go through function pointers, which only the run time can resolve: a table
+ * of operations picked by a command-line argument, as a calculator program would. */
+#include <stdint.h>
+
+#include "kernel_test.h"
+
+__attribute__((vectorize("f32(f32, f32)", "i64(i64, i64)")))
+double add(double a, double b) {
+  return a + b;
+}
+
+__attribute__((vectorize("f32(f32)"))) float twice(float x) { return 2 * x; }
+
+static double plain_host_function(double a, double b) { return a - b; }
+
+typedef double (*binary_op)(double, double);
+typedef float (*unary_op)(float);
+
+/* The operation a scenario uses, chosen at run time. */
+static binary_op pick_binary(const char *name) {
+  return strcmp(name, "plain") == 0 ? plain_host_function : add;
+}
+static unary_op pick_unary(void) { return twice; }
+
+enum { N = 10 };
+
+int main(int argc, char **argv) {
+  const char *s = argc > 1 ? argv[1] : "";
+  kt_start("ufunc_errors");
+  static float xf[N], yf[N], of[N];
+  static double xd[N], od[N];
+  static int64_t xl[N], ol[N];
+  for (int i = 0; i < N; i++) xf[i] = (float)i, yf[i] = 1, xd[i] = i, xl[i] = i;
+  binary_op op = pick_binary(s);
+  unary_op uop = pick_unary();
+
+  if (strcmp(s, "mismatch") == 0) {
+    ufunc(op, N, od, xd, xd); /* f64 has no signature */
+  } else if (strcmp(s, "mixed_arrays") == 0) {
+    ufunc(op, N, of, xf, xl); /* f32 and i64 arrays: no one signature has both */
+  } else if (strcmp(s, "count") == 0) {
+    ufunc(uop, N, of, xf, yf); /* twice takes one input */
+  } else if (strcmp(s, "plain") == 0) {
+    ufunc(op, N, od, xd, xd);
+  } else if (strcmp(s, "null_function") == 0) {
+    binary_op none = NULL;
+    ufunc(none, N, of, xf, yf);
+  } else if (strcmp(s, "negative_n") == 0) {
+    ufunc(add, -5, of, xf, yf);
+  } else if (strcmp(s, "scalar_output") == 0) {
+    ufunc(op, N, 1.5f, xf, yf);
+  } else if (strcmp(s, "const_output") == 0) {
+    const float *ro = of;
+    ufunc(op, N, ro, xf, yf);
+  } else if (strcmp(s, "null_input") == 0) {
+    float *missing = NULL;
+    ufunc(add, N, of, missing, yf);
+  } else if (strcmp(s, "small_device") == 0) {
+    float *d = device_array(float, N - 1);
+    ufunc(add, N, of, xf, d);
+  } else if (strcmp(s, "small_device_output") == 0) {
+    int64_t *d = device_array(int64_t, N + 4);
+    ufunc(add, N, d + 5, xl, 1);
+  } else if (strcmp(s, "return_mode") == 0) {
+    kp_set_error_mode(KP_ERRORS_RETURN);
+    KT_CHECK(ufunc(op, N, od, xd, xd) == KP_ERROR_INVALID_VALUE, "mismatch in return mode");
+    KT_CHECK(strstr(kp_last_error_message(), "no signature of 'op' matches"), "message: %s",
+             kp_last_error_message());
+    KT_CHECK(kp_last_error() == KP_ERROR_INVALID_VALUE, "kp_last_error");
+    KT_CHECK(ufunc(add, N, of, xf, yf) == KP_SUCCESS, "a good call after the error");
+    KT_CHECK(of[3] == 4.0f, "result after the error: %g", of[3]);
+  } else if (strcmp(s, "fake_staged") == 0) {
+    ufunc(add, N, ol, xl, 3); /* host arrays on the fake driver: staged */
+  } else if (strcmp(s, "fake_large") == 0) {
+    enum { BIG = 1000000 };
+    float *d_x = device_array(float, BIG), *d_out = device_array(float, BIG);
+    ufunc(add, BIG, d_out, d_x, 2.0f);
+    ufunc(add, 100, d_out, d_x, d_x); /* small n: one block of whole warps */
+  } else {
+    fprintf(stderr, "unknown scenario '%s'\n", s);
+    return 2;
+  }
+  printf("ufunc_errors %s: finished\n", s);
+  return 0;
+}
