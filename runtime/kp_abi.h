@@ -61,9 +61,10 @@ enum {
  *                "(i)->()": for k < n calls f on operand j at pj + k * (product of operand j's
  *                core dimensions), passing the core dimensions as given.
  *   REDUCE       __kp_reduce_<f>(i64 n, const T *in, T *out) with signature the element type
- *                ("f32", "i64", ...): launched with a multiple of 32 threads per block and at
- *                most ceil(n / threads) blocks, writes out[blockIdx.x] = f-reduction of the
- *                elements in[i] for i = blockIdx.x * blockDim.x + threadIdx.x + m * gridsize. */
+ *                ("f32", "i64", ...): launched with a multiple of 32 threads per block, each
+ *                block folds one contiguous range of `in` in index order and writes
+ *                out[blockIdx.x] (the geometry is in runtime/device/reduce_template.c and
+ *                runtime/reduce.c), so f need only be associative. */
 
 typedef struct kp_module_desc kp_module_desc;
 
