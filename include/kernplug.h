@@ -530,7 +530,11 @@ typedef struct kp_ufunc_arg {
 
 /* X(suffix, C type, kp_type, union member) for every arithmetic type a ufunc accepts.
  * _Bool is an unsigned byte (0 or 1); plain char follows its signedness. */
+#ifdef __cplusplus
+typedef bool kp_bool_; /* the header stays includable from C++; the macros are C only */
+#else
 typedef _Bool kp_bool_;
+#endif
 typedef signed char kp_schar_;
 typedef unsigned char kp_uchar_;
 typedef unsigned short kp_ushort_;
@@ -554,15 +558,15 @@ typedef unsigned short kp_ushort_;
  * scalar is signed or unsigned like char itself; its value goes in v.i (it fits). */
 #define KP_DEFINE_UARG(sfx, T, code, member)                                                   \
   KP_ALWAYS_INLINE kp_ufunc_arg kp_uarg_array_##sfx(const T *p) {                              \
-    kp_ufunc_arg a = {(int)(code), 1, 1, {.p = p}};                                            \
+    kp_ufunc_arg a = {(int)(code), 1, 1, {p}};                                                 \
     return a;                                                                                  \
   }                                                                                            \
   KP_ALWAYS_INLINE kp_ufunc_arg kp_uarg_mut_##sfx(T *p) {                                      \
-    kp_ufunc_arg a = {(int)(code), 1, 0, {.p = p}};                                            \
+    kp_ufunc_arg a = {(int)(code), 1, 0, {p}};                                                 \
     return a;                                                                                  \
   }                                                                                            \
   KP_ALWAYS_INLINE kp_ufunc_arg kp_uarg_scalar_##sfx(T x) {                                    \
-    kp_ufunc_arg a = {(int)(code), 0, 0, {.p = 0}};                                            \
+    kp_ufunc_arg a = {(int)(code), 0, 0, {0}};                                                 \
     a.v.member = x;                                                                            \
     return a;                                                                                  \
   }
