@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DevicePass.h"
+#include "GridStrideLoop.h"
 
 #include "../attributes/Layout.h"
 #include "../runtime/kp_abi.h"
@@ -23,19 +24,6 @@ using namespace llvm;
 
 namespace kernplug {
 namespace {
-
-/// The absolute thread index and the grid size along x, as i64.
-std::pair<Value *, Value *> gridIndexAndStride(IRBuilder<> &B, Module &M) {
-  auto Read = [&](const char *Name) {
-    FunctionCallee F = M.getOrInsertFunction(Name, FunctionType::get(B.getInt32Ty(), false));
-    if (auto *Fn = dyn_cast<Function>(F.getCallee()))
-      Fn->setDoesNotAccessMemory();
-    return B.CreateZExt(B.CreateCall(F), B.getInt64Ty());
-  };
-  Value *Tid = Read("kp_dev_tid_x"), *Ctaid = Read("kp_dev_ctaid_x");
-  Value *Ntid = Read("kp_dev_ntid_x"), *Nctaid = Read("kp_dev_nctaid_x");
-  return {B.CreateAdd(B.CreateMul(Ctaid, Ntid), Tid), B.CreateMul(Nctaid, Ntid)};
-}
 
 /// Bytes of one core block of operand Op: element size times its core sizes.
 Value *blockBytes(IRBuilder<> &B, const LayoutOperand &Op, uint64_t ElemSize,
@@ -51,47 +39,28 @@ Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info, co
   LLVMContext &C = M.getContext();
   SmallVector<Type *, 8> Params = {Type::getInt64Ty(C)};
   append_range(Params, F->getFunctionType()->params());
-  Function *K = Function::Create(FunctionType::get(Type::getVoidTy(C), Params, false),
-                                 GlobalValue::InternalLinkage, Name, M);
-  K->addFnAttr(Attribute::NoUnwind);
   size_t NOps = L.numOperands();
-  Value *N = K->getArg(0);
-
-  BasicBlock *Entry = BasicBlock::Create(C, "entry", K);
-  BasicBlock *Check = BasicBlock::Create(C, "check", K);
-  BasicBlock *Body = BasicBlock::Create(C, "body", K);
-  BasicBlock *Exit = BasicBlock::Create(C, "exit", K);
-  IRBuilder<> B(Entry);
-  SmallVector<Value *, 4> Sizes;
-  for (size_t D = 0; D < L.DimNames.size(); ++D)
-    Sizes.push_back(B.CreateIntCast(K->getArg(1 + NOps + D), B.getInt64Ty(),
-                                    Info.Params[NOps + D].IsSigned));
-  SmallVector<Value *, 4> Strides;
-  for (size_t J = 0; J < NOps; ++J)
-    Strides.push_back(blockBytes(B, L.operand(J), Info.Params[J].ElemSize, Sizes));
-  auto [Start, Stride] = gridIndexAndStride(B, M);
-  B.CreateBr(Check);
-
-  B.SetInsertPoint(Check);
-  PHINode *I = B.CreatePHI(B.getInt64Ty(), 2, "k");
-  I->addIncoming(Start, Entry);
-  B.CreateCondBr(B.CreateICmpSLT(I, N), Body, Exit);
-
-  B.SetInsertPoint(Body);
-  SmallVector<Value *, 8> CallArgs;
-  for (size_t J = 0; J < NOps; ++J)
-    CallArgs.push_back(
-        B.CreateInBoundsGEP(B.getInt8Ty(), K->getArg(1 + J), B.CreateMul(I, Strides[J])));
-  for (size_t D = 0; D < L.DimNames.size(); ++D)
-    CallArgs.push_back(K->getArg(1 + NOps + D));
-  CallInst *R = B.CreateCall(F, CallArgs);
-  copyParamAttrs(F, R);
-  I->addIncoming(B.CreateAdd(I, Stride), B.GetInsertBlock());
-  B.CreateBr(Check);
-
-  B.SetInsertPoint(Exit);
-  B.CreateRetVoid();
-  return K;
+  SmallVector<Value *, 4> Strides; // bytes from one loop index to the next, per operand
+  auto Prologue = [&](IRBuilder<> &B, Function *K) {
+    SmallVector<Value *, 4> Sizes;
+    for (size_t D = 0; D < L.DimNames.size(); ++D)
+      Sizes.push_back(B.CreateIntCast(K->getArg(1 + NOps + D), B.getInt64Ty(),
+                                      Info.Params[NOps + D].IsSigned));
+    for (size_t J = 0; J < NOps; ++J)
+      Strides.push_back(blockBytes(B, L.operand(J), Info.Params[J].ElemSize, Sizes));
+  };
+  auto Loop = [&](IRBuilder<> &B, Function *K, Value *I) {
+    SmallVector<Value *, 8> CallArgs;
+    for (size_t J = 0; J < NOps; ++J)
+      CallArgs.push_back(
+          B.CreateInBoundsGEP(B.getInt8Ty(), K->getArg(1 + J), B.CreateMul(I, Strides[J])));
+    for (size_t D = 0; D < L.DimNames.size(); ++D)
+      CallArgs.push_back(K->getArg(1 + NOps + D));
+    CallInst *R = B.CreateCall(F, CallArgs);
+    copyParamAttrs(F, R);
+  };
+  return buildGridStrideKernel(M, FunctionType::get(Type::getVoidTy(C), Params, false), Name,
+                               Prologue, Loop);
 }
 
 } // namespace

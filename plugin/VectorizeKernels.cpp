@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DevicePass.h"
+#include "GridStrideLoop.h"
 
 #include "../attributes/Signature.h"
 #include "../runtime/kp_abi.h"
@@ -47,20 +48,6 @@ Value *convert(IRBuilder<> &B, Value *V, bool SrcSigned, Type *Dst, bool DstSign
   return B.CreateIntCast(V, Dst, SrcSigned);
 }
 
-/// The absolute thread index and the grid size along x, as i64.
-std::pair<Value *, Value *> gridIndexAndStride(IRBuilder<> &B, Module &M) {
-  auto Read = [&](const char *Name) {
-    FunctionCallee F = M.getOrInsertFunction(
-        Name, FunctionType::get(B.getInt32Ty(), false));
-    if (auto *Fn = dyn_cast<Function>(F.getCallee()))
-      Fn->setDoesNotAccessMemory();
-    return B.CreateZExt(B.CreateCall(F), B.getInt64Ty());
-  };
-  Value *Tid = Read("kp_dev_tid_x"), *Ctaid = Read("kp_dev_ctaid_x");
-  Value *Ntid = Read("kp_dev_ntid_x"), *Nctaid = Read("kp_dev_nctaid_x");
-  return {B.CreateAdd(B.CreateMul(Ctaid, Ntid), Tid), B.CreateMul(Nctaid, Ntid)};
-}
-
 Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info,
                       const Signature &Sig, const std::string &Name) {
   LLVMContext &C = M.getContext();
@@ -69,58 +56,37 @@ Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info,
   for (const ElemType &E : Sig.Params)
     Params.append({Ptr, irType(C, E)});
   Params.push_back(Type::getInt32Ty(C));
-  Function *K = Function::Create(FunctionType::get(Type::getVoidTy(C), Params, false),
-                                 GlobalValue::InternalLinkage, Name, M);
-  K->addFnAttr(Attribute::NoUnwind);
-  Value *N = K->getArg(0), *Out = K->getArg(1), *Mask = K->getArg(K->arg_size() - 1);
-
-  BasicBlock *Entry = BasicBlock::Create(C, "entry", K);
-  BasicBlock *Check = BasicBlock::Create(C, "check", K);
-  BasicBlock *Body = BasicBlock::Create(C, "body", K);
-  BasicBlock *Exit = BasicBlock::Create(C, "exit", K);
-  IRBuilder<> B(Entry);
-  auto [Start, Stride] = gridIndexAndStride(B, M);
-  B.CreateBr(Check);
-
-  B.SetInsertPoint(Check);
-  PHINode *I = B.CreatePHI(B.getInt64Ty(), 2, "i");
-  I->addIncoming(Start, Entry);
-  B.CreateCondBr(B.CreateICmpSLT(I, N), Body, Exit);
-
-  B.SetInsertPoint(Body);
-  SmallVector<Value *, 8> CallArgs;
-  for (unsigned J = 0; J < Sig.Params.size(); ++J) {
-    Type *Ty = irType(C, Sig.Params[J]);
-    Value *Arr = K->getArg(2 + 2 * J), *Scalar = K->getArg(3 + 2 * J);
-    // A uniform branch per operand: loads only from arrays that exist.
-    Value *IsScalar = B.CreateTrunc(B.CreateLShr(Mask, J), B.getInt1Ty());
-    BasicBlock *Load = BasicBlock::Create(C, "load", K, Exit);
-    BasicBlock *Join = BasicBlock::Create(C, "join", K, Exit);
-    BasicBlock *From = B.GetInsertBlock();
-    B.CreateCondBr(IsScalar, Join, Load);
-    B.SetInsertPoint(Load);
-    Value *Elem = B.CreateLoad(Ty, B.CreateInBoundsGEP(Ty, Arr, I));
-    B.CreateBr(Join);
-    B.SetInsertPoint(Join);
-    PHINode *X = B.CreatePHI(Ty, 2);
-    X->addIncoming(Scalar, From);
-    X->addIncoming(Elem, Load);
-    const ParamInfo &P = Info.Params[J];
-    CallArgs.push_back(convert(B, X, Sig.Params[J].Kind == ElemKind::Int,
-                               F->getFunctionType()->getParamType(J), P.IsSigned));
-  }
-  CallInst *R = B.CreateCall(F, CallArgs);
-  copyParamAttrs(F, R);
-  Type *ResTy = irType(C, Sig.Result);
-  Value *Res = convert(B, R, Info.Result.IsSigned, ResTy, Sig.Result.Kind == ElemKind::Int);
-  B.CreateStore(Res, B.CreateInBoundsGEP(ResTy, Out, I));
-  Value *Next = B.CreateAdd(I, Stride);
-  I->addIncoming(Next, B.GetInsertBlock());
-  B.CreateBr(Check);
-
-  B.SetInsertPoint(Exit);
-  B.CreateRetVoid();
-  return K;
+  auto *Ty = FunctionType::get(Type::getVoidTy(C), Params, false);
+  auto Element = [&](IRBuilder<> &B, Function *K, Value *I) {
+    Value *Out = K->getArg(1), *Mask = K->getArg(K->arg_size() - 1);
+    SmallVector<Value *, 8> CallArgs;
+    for (unsigned J = 0; J < Sig.Params.size(); ++J) {
+      Type *ElemTy = irType(C, Sig.Params[J]);
+      Value *Arr = K->getArg(2 + 2 * J), *Scalar = K->getArg(3 + 2 * J);
+      // A uniform branch per operand: loads only from arrays that exist.
+      Value *IsScalar = B.CreateTrunc(B.CreateLShr(Mask, J), B.getInt1Ty());
+      BasicBlock *Load = BasicBlock::Create(C, "load", K);
+      BasicBlock *Join = BasicBlock::Create(C, "join", K);
+      BasicBlock *From = B.GetInsertBlock();
+      B.CreateCondBr(IsScalar, Join, Load);
+      B.SetInsertPoint(Load);
+      Value *Elem = B.CreateLoad(ElemTy, B.CreateInBoundsGEP(ElemTy, Arr, I));
+      B.CreateBr(Join);
+      B.SetInsertPoint(Join);
+      PHINode *X = B.CreatePHI(ElemTy, 2);
+      X->addIncoming(Scalar, From);
+      X->addIncoming(Elem, Load);
+      CallArgs.push_back(convert(B, X, Sig.Params[J].Kind == ElemKind::Int,
+                                 F->getFunctionType()->getParamType(J),
+                                 Info.Params[J].IsSigned));
+    }
+    CallInst *R = B.CreateCall(F, CallArgs);
+    copyParamAttrs(F, R);
+    Type *ResTy = irType(C, Sig.Result);
+    Value *Res = convert(B, R, Info.Result.IsSigned, ResTy, Sig.Result.Kind == ElemKind::Int);
+    B.CreateStore(Res, B.CreateInBoundsGEP(ResTy, Out, I));
+  };
+  return buildGridStrideKernel(M, Ty, Name, [](IRBuilder<> &, Function *) {}, Element);
 }
 
 uint64_t elemBytes(const ElemType &E) { return E.Bits / 8; }

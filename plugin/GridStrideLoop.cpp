@@ -1,0 +1,54 @@
+//===- GridStrideLoop.cpp - the loop of generated kernels -------*- C++ -*-===//
+#include "GridStrideLoop.h"
+
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace kernplug {
+
+/// The absolute thread index and the grid size along x, as i64.
+static std::pair<Value *, Value *> gridIndexAndStride(IRBuilder<> &B, Module &M) {
+  auto Read = [&](const char *Name) {
+    FunctionCallee F = M.getOrInsertFunction(Name, FunctionType::get(B.getInt32Ty(), false));
+    if (auto *Fn = dyn_cast<Function>(F.getCallee()))
+      Fn->setDoesNotAccessMemory();
+    return B.CreateZExt(B.CreateCall(F), B.getInt64Ty());
+  };
+  Value *Tid = Read("kp_dev_tid_x"), *Ctaid = Read("kp_dev_ctaid_x");
+  Value *Ntid = Read("kp_dev_ntid_x"), *Nctaid = Read("kp_dev_nctaid_x");
+  return {B.CreateAdd(B.CreateMul(Ctaid, Ntid), Tid), B.CreateMul(Nctaid, Ntid)};
+}
+
+Function *buildGridStrideKernel(Module &M, FunctionType *Ty, const Twine &Name,
+                                function_ref<void(IRBuilder<> &, Function *)> Prologue,
+                                function_ref<void(IRBuilder<> &, Function *, Value *)> Body) {
+  LLVMContext &C = M.getContext();
+  Function *K = Function::Create(Ty, GlobalValue::InternalLinkage, Name, M);
+  K->addFnAttr(Attribute::NoUnwind);
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", K);
+  BasicBlock *Check = BasicBlock::Create(C, "check", K);
+  BasicBlock *Loop = BasicBlock::Create(C, "body", K);
+  BasicBlock *Exit = BasicBlock::Create(C, "exit", K);
+  IRBuilder<> B(Entry);
+  Prologue(B, K);
+  auto [Start, Stride] = gridIndexAndStride(B, M);
+  BasicBlock *Preheader = B.GetInsertBlock();
+  B.CreateBr(Check);
+
+  B.SetInsertPoint(Check);
+  PHINode *I = B.CreatePHI(B.getInt64Ty(), 2, "i");
+  I->addIncoming(Start, Preheader);
+  B.CreateCondBr(B.CreateICmpSLT(I, K->getArg(0)), Loop, Exit);
+
+  B.SetInsertPoint(Loop);
+  Body(B, K, I);
+  I->addIncoming(B.CreateAdd(I, Stride), B.GetInsertBlock());
+  B.CreateBr(Check);
+
+  B.SetInsertPoint(Exit);
+  B.CreateRetVoid();
+  return K;
+}
+
+} // namespace kernplug
