@@ -4,6 +4,7 @@
 #ifndef KP_EXAMPLE_UTIL_H
 #define KP_EXAMPLE_UTIL_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,17 @@ static inline const char *example_start(const char *name) {
     exit(1);
   }
   return backend;
+}
+
+/* A standard normal sample (np.random.normal's role), reproducible from *seed: Box-Muller
+ * over a 64-bit LCG. */
+static inline double example_normal(unsigned long long *seed) {
+  double u[2];
+  for (int k = 0; k < 2; k++) {
+    *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+    u[k] = ((double)(*seed >> 11) + 0.5) / 9007199254740992.0;
+  }
+  return sqrt(-2 * log(u[0])) * cos(2 * 3.14159265358979323846 * u[1]);
 }
 
 #endif

@@ -38,20 +38,12 @@ __attribute__((vectorize("float32(float32, float32)"))) float add_ufunc(float x,
 }
 
 static unsigned long long g_seed = 99;
-static double normal(void) { /* np.random.normal(), reproducibly: Box-Muller */
-  double u[2];
-  for (int k = 0; k < 2; k++) {
-    g_seed = g_seed * 6364136223846793005ull + 1442695040888963407ull;
-    u[k] = ((double)(g_seed >> 11) + 0.5) / 9007199254740992.0;
-  }
-  return sqrt(-2 * log(u[0])) * cos(2 * 3.14159265358979323846 * u[1]);
-}
 
 int main(void) {
   const char *backend = example_start("make_pulses");
   enum { n = 100000 };
   static float noise[n], t[n], waveform[n];
-  for (int i = 0; i < n; i++) noise[i] = (float)(normal() * 3), t[i] = (float)i;
+  for (int i = 0; i < n; i++) noise[i] = (float)(example_normal(&g_seed) * 3), t[i] = (float)i;
   float period = n / 23.0f;
 
   double t0 = example_now_ms();

@@ -33,21 +33,13 @@ short zero_suppress(short waveform_value, short threshold) {
 }
 
 static unsigned long long g_seed = 2024;
-static double normal(void) { /* np.random.normal(), reproducibly: Box-Muller */
-  double u[2];
-  for (int k = 0; k < 2; k++) {
-    g_seed = g_seed * 6364136223846793005ull + 1442695040888963407ull;
-    u[k] = ((double)(g_seed >> 11) + 0.5) / 9007199254740992.0;
-  }
-  return sqrt(-2 * log(u[0])) * cos(2 * 3.14159265358979323846 * u[1]);
-}
 
 int main(void) {
   const char *backend = example_start("zero_suppress");
   enum { n = 100000 };
   static int16_t waveform[n], suppressed[n];
   for (int i = 0; i < n; i++) {
-    double noise = normal() * 3;
+    double noise = example_normal(&g_seed) * 3;
     double pulses = fmax(sin(i / (n / 23.0)) - 0.3, 0.0);
     waveform[i] = (int16_t)(pulses * 300 + noise);
   }
