@@ -48,3 +48,5 @@ if(TARGET fake_cuda)
     ENV ${uf_fake} FAKE_CUDA_FAIL=occupancy STDOUT "ufunc_errors fake_large: finished"
     STDERR "cuLaunchKernel __kp_vec_add_0 grid=3907,1,1 block=256,1,1 ")
 endif()
+kp_kernel_expect(ufunc_launched ufunc_errors_expect EXPECT fail ARGS launched ENV ${uf_cpu} STDERR
+  "kernplug: error: launch(twice, ...): 'twice' is a vectorize function, not a kernel: call it with ufunc(twice, n, out, args...)")

@@ -40,7 +40,9 @@ int main(int argc, char **argv) {
   binary_op op = pick_binary(s);
   unary_op uop = pick_unary();
 
-  if (strcmp(s, "mismatch") == 0) {
+  if (strcmp(s, "launched") == 0) {
+    launch(twice, 1, 32)(xf[0]); /* a vectorize function is no kernel */
+  } else if (strcmp(s, "mismatch") == 0) {
     ufunc(op, N, od, xd, xd); /* f64 has no signature */
   } else if (strcmp(s, "mixed_arrays") == 0) {
     ufunc(op, N, of, xf, xl); /* f32 and i64 arrays: no one signature has both */
