@@ -16,8 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_driver.h"
-#include "kp_internal.h"
+#include "cuda_backend.h"
 
 /* Oldest driver accepted: CUDA 10.0 introduced PTX ISA 6.3, the lowest the plugin emits. */
 enum { KP_MIN_DRIVER_VERSION = 10000, KP_OLDEST_SM = 75 };
@@ -34,19 +33,14 @@ typedef struct cuda_kernel {
                                           shared memory; 0 until first asked (atomics) */
 } cuda_kernel;
 
-static struct driver {
-  void *lib;
-#define KP_DECLARE_FN(name, symbol, params) CUresult (*name) params;
-  KP_CUDA_DRIVER_FUNCTIONS(KP_DECLARE_FN)
-#undef KP_DECLARE_FN
-} drv;
+kp_cuda_driver kp_cu;
 
 static char g_libcuda_path[512];
 static CUdevice g_device;
 static CUcontext g_context;
 static int g_device_count, g_driver_version, g_sm;
 static char g_device_name[256];
-static char g_owner[320];
+char kp_cuda_owner[320];
 static pthread_mutex_t g_load_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local int tls_context_current;
 
@@ -54,13 +48,13 @@ static _Thread_local int tls_context_current;
 
 static const char *error_name(CUresult r) {
   const char *s = NULL;
-  if (drv.cuGetErrorName && drv.cuGetErrorName(r, &s) == CUDA_SUCCESS && s) return s;
+  if (kp_cu.cuGetErrorName && kp_cu.cuGetErrorName(r, &s) == CUDA_SUCCESS && s) return s;
   return "CUDA_ERROR_UNRECOGNIZED";
 }
 
 static const char *error_string(CUresult r) {
   const char *s = NULL;
-  if (drv.cuGetErrorString && drv.cuGetErrorString(r, &s) == CUDA_SUCCESS && s) return s;
+  if (kp_cu.cuGetErrorString && kp_cu.cuGetErrorString(r, &s) == CUDA_SUCCESS && s) return s;
   return "no description from the driver";
 }
 
@@ -84,10 +78,7 @@ static const char *async_note(CUresult r, char *buf, size_t size) {
   return buf;
 }
 
-/* "<context>: <call> returned CUDA_ERROR_X (description)<note>" */
-static kp_error cuda_fail(CUresult r, kp_error otherwise, const char *call, const char *fmt, ...)
-    KP_PRINTF(4, 5);
-static kp_error cuda_fail(CUresult r, kp_error otherwise, const char *call, const char *fmt,
+kp_error kp_cuda_fail(CUresult r, kp_error otherwise, const char *call, const char *fmt,
                           ...) {
   char context[1024], note[256];
   va_list ap;
@@ -104,16 +95,16 @@ static int load_driver(char *why, size_t why_size) {
   const char *path = getenv("KP_LIBCUDA");
   if (!path || !*path) path = "libcuda.so.1";
   snprintf(g_libcuda_path, sizeof g_libcuda_path, "%s", path);
-  drv.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!drv.lib) {
+  kp_cu.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!kp_cu.lib) {
     const char *e = dlerror();
     snprintf(why, why_size, "cannot load the NVIDIA driver library %s (%s)", path,
              e ? e : "dlopen failed");
     return 0;
   }
 #define KP_LOAD_FN(name, symbol, params)                                                       \
-  *(void **)&drv.name = dlsym(drv.lib, symbol);                                                \
-  if (!drv.name) {                                                                             \
+  *(void **)&kp_cu.name = dlsym(kp_cu.lib, symbol);                                                \
+  if (!kp_cu.name) {                                                                             \
     snprintf(why, why_size, "%s has no %s: the NVIDIA driver is too old", path, symbol);      \
     return 0;                                                                                  \
   }
@@ -124,14 +115,14 @@ static int load_driver(char *why, size_t why_size) {
 
 static int device_attribute(CUdevice dev, CUdevice_attribute a) {
   int v = 0;
-  if (drv.cuDeviceGetAttribute(&v, a, dev) != CUDA_SUCCESS) v = 0;
+  if (kp_cu.cuDeviceGetAttribute(&v, a, dev) != CUDA_SUCCESS) v = 0;
   return v;
 }
 #define attribute(a) device_attribute(g_device, (a))
 
 #define KP_TRY_INIT(call, ...)                                                                 \
   do {                                                                                         \
-    CUresult r_ = drv.call;                                                                    \
+    CUresult r_ = kp_cu.call;                                                                    \
     if (r_ != CUDA_SUCCESS) {                                                                  \
       snprintf(why, why_size, __VA_ARGS__);                                                    \
       size_t used_ = strlen(why);                                                              \
@@ -161,7 +152,7 @@ const kp_backend *kp_cuda_backend_init(char *why, size_t why_size) {
     return NULL;
   }
   KP_TRY_INIT(cuDeviceGet(&g_device, 0), "cannot open CUDA device 0");
-  if (drv.cuDeviceGetName(g_device_name, (int)sizeof g_device_name, g_device) != CUDA_SUCCESS)
+  if (kp_cu.cuDeviceGetName(g_device_name, (int)sizeof g_device_name, g_device) != CUDA_SUCCESS)
     snprintf(g_device_name, sizeof g_device_name, "unnamed device");
   g_sm = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10 +
          attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
@@ -183,16 +174,16 @@ const kp_backend *kp_cuda_backend_init(char *why, size_t why_size) {
   long long plain = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
   g_cuda.limits.max_shared_bytes = optin > plain ? optin : plain;
   g_cuda.limits.static_shared_counts = 1;
-  snprintf(g_owner, sizeof g_owner, "CUDA device 0 (%s, sm_%d)", g_device_name, g_sm);
+  snprintf(kp_cuda_owner, sizeof kp_cuda_owner, "CUDA device 0 (%s, sm_%d)", g_device_name, g_sm);
   return &g_cuda;
 }
 
 /* The primary context must be current on every host thread that calls the driver. */
-static kp_error ensure_context(const char *what) {
+kp_error kp_cuda_ensure_context(const char *what) {
   if (tls_context_current) return KP_SUCCESS;
-  CUresult r = drv.cuCtxSetCurrent(g_context);
+  CUresult r = kp_cu.cuCtxSetCurrent(g_context);
   if (r != CUDA_SUCCESS)
-    return cuda_fail(r, KP_ERROR_CUDA, "cuCtxSetCurrent", "%s on device 0 (%s)", what,
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuCtxSetCurrent", "%s on device 0 (%s)", what,
                      g_device_name);
   tls_context_current = 1;
   return KP_SUCCESS;
@@ -227,20 +218,20 @@ static kp_error load_module(const kp_kernel_desc *k, CUmodule *out) {
   pick_images(m, &cubin, &ptx, &too_new);
   CUresult cubin_result = CUDA_SUCCESS;
   if (cubin) {
-    cubin_result = drv.cuModuleLoadDataEx(out, cubin->data, 0, NULL, NULL);
+    cubin_result = kp_cu.cuModuleLoadDataEx(out, cubin->data, 0, NULL, NULL);
     if (cubin_result == CUDA_SUCCESS) return KP_SUCCESS;
     /* Fall back to the PTX: a cubin the driver refuses is not fatal while PTX is there. */
   }
   if (!ptx) {
     if (cubin)
-      return cuda_fail(cubin_result, KP_ERROR_LAUNCH, "cuModuleLoadDataEx",
+      return kp_cuda_fail(cubin_result, KP_ERROR_LAUNCH, "cuModuleLoadDataEx",
                        "launch(%s, ...): loading the sm_%d cubin of %s (no PTX to fall back to)",
                        k->name, (int)cubin->sm, source);
     if (too_new)
       return kp_fail(KP_ERROR_LAUNCH,
                      "launch(%s, ...): the GPU code of %s was built for sm_%d or newer, but %s "
                      "is sm_%d: rebuild for an older GPU architecture",
-                     k->name, source, (int)too_new->sm, g_owner, g_sm);
+                     k->name, source, (int)too_new->sm, kp_cuda_owner, g_sm);
     return kp_fail(KP_ERROR_LAUNCH,
                    "launch(%s, ...): %s has no GPU code (PTX or cubin) for this kernel: was it "
                    "compiled with -fplugin=kernplug.so?",
@@ -251,7 +242,7 @@ static kp_error load_module(const kp_kernel_desc *k, CUmodule *out) {
   log[0] = '\0';
   CUjit_option opts[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *vals[2] = {log, (void *)(uintptr_t)sizeof log};
-  CUresult r = drv.cuModuleLoadDataEx(out, ptx->data, 2, opts, vals);
+  CUresult r = kp_cu.cuModuleLoadDataEx(out, ptx->data, 2, opts, vals);
   if (r == CUDA_SUCCESS) return KP_SUCCESS;
   log[sizeof log - 1] = '\0';
   char hint[256] = "";
@@ -264,13 +255,13 @@ static kp_error load_module(const kp_kernel_desc *k, CUmodule *out) {
   return kp_fail(code_for(r, KP_ERROR_LAUNCH),
                  "launch(%s, ...): JIT-compiling the sm_%d PTX of %s for %s failed: "
                  "cuModuleLoadDataEx returned %s (%s)%s%s%s",
-                 k->name, (int)ptx->sm, source, g_owner, error_name(r), error_string(r), hint,
+                 k->name, (int)ptx->sm, source, kp_cuda_owner, error_name(r), error_string(r), hint,
                  log[0] ? "\nJIT log:\n" : "", log);
 }
 
 static int function_attribute(CUfunction f, CUfunction_attribute a, int fallback) {
   int v = 0;
-  return drv.cuFuncGetAttribute(&v, a, f) == CUDA_SUCCESS ? v : fallback;
+  return kp_cu.cuFuncGetAttribute(&v, a, f) == CUDA_SUCCESS ? v : fallback;
 }
 
 /* The CUfunction and its shared-memory figures; g_load_lock held. */
@@ -282,9 +273,9 @@ static kp_error make_kernel_state(kp_kernel_desc *k, cuda_kernel **out) {
     k->module->runtime_data = mod;
   }
   CUfunction f;
-  CUresult r = drv.cuModuleGetFunction(&f, mod, k->name);
+  CUresult r = kp_cu.cuModuleGetFunction(&f, mod, k->name);
   if (r != CUDA_SUCCESS)
-    return cuda_fail(r, KP_ERROR_LAUNCH, "cuModuleGetFunction",
+    return kp_cuda_fail(r, KP_ERROR_LAUNCH, "cuModuleGetFunction",
                      "launch(%s, ...): finding .entry %s in the GPU code of %s", k->name,
                      k->name, k->module->source ? k->module->source : "?");
   cuda_kernel *ck = malloc(sizeof *ck);
@@ -336,7 +327,7 @@ static kp_error check_shared(const kp_kernel_desc *k, const cuda_kernel *ck, siz
   return kp_fail(KP_ERROR_LAUNCH,
                  "launch(%s, ...): %llu bytes of static + %zu bytes of dynamic shared memory "
                  "exceed the limit of %llu bytes per block of %s",
-                 k->name, ck->static_shared, dynamic, limit, g_owner);
+                 k->name, ck->static_shared, dynamic, limit, kp_cuda_owner);
 }
 
 /* Beyond the default 48 KiB per block (static + dynamic) a function must be allowed its
@@ -348,34 +339,34 @@ static kp_error allow_dynamic_shared(const kp_kernel_desc *k, cuda_kernel *ck, s
   kp_error err = KP_SUCCESS;
   pthread_mutex_lock(&g_load_lock);
   if ((int)dynamic > ck->max_dynamic_shared) {
-    CUresult r = drv.cuFuncSetAttribute(ck->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+    CUresult r = kp_cu.cuFuncSetAttribute(ck->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                         (int)dynamic);
     if (r == CUDA_SUCCESS)
       __atomic_store_n(&ck->max_dynamic_shared, (int)dynamic, __ATOMIC_RELEASE);
     else
-      err = cuda_fail(r, KP_ERROR_LAUNCH, "cuFuncSetAttribute",
+      err = kp_cuda_fail(r, KP_ERROR_LAUNCH, "cuFuncSetAttribute",
                       "launch(%s, ...): allowing %zu bytes of dynamic shared memory (with %llu "
                       "bytes of static) on %s",
-                      k->name, dynamic, ck->static_shared, g_owner);
+                      k->name, dynamic, ck->static_shared, kp_cuda_owner);
   }
   pthread_mutex_unlock(&g_load_lock);
   return err;
 }
 
 static kp_error cuda_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {
-  kp_error err = ensure_context("launch");
+  kp_error err = kp_cuda_ensure_context("launch");
   if (err) return err;
   cuda_kernel *ck;
   if ((err = get_kernel(k, &ck))) return err;
   if ((err = check_shared(k, ck, cfg->shared_bytes))) return err;
   if ((err = allow_dynamic_shared(k, ck, cfg->shared_bytes))) return err;
   kp_note_launched_kernel(k->name);
-  CUresult r = drv.cuLaunchKernel(ck->fn, (unsigned)cfg->blocks.x, (unsigned)cfg->blocks.y,
+  CUresult r = kp_cu.cuLaunchKernel(ck->fn, (unsigned)cfg->blocks.x, (unsigned)cfg->blocks.y,
                                   (unsigned)cfg->blocks.z, (unsigned)cfg->threads.x,
                                   (unsigned)cfg->threads.y, (unsigned)cfg->threads.z,
                                   (unsigned)cfg->shared_bytes, (CUstream)cfg->stream, args, NULL);
   if (r != CUDA_SUCCESS)
-    return cuda_fail(r, KP_ERROR_LAUNCH, "cuLaunchKernel",
+    return kp_cuda_fail(r, KP_ERROR_LAUNCH, "cuLaunchKernel",
                      "launch(%s, ...) with blocks (%lld, %lld, %lld), threads (%lld, %lld, %lld), "
                      "%zu shared bytes",
                      k->name, cfg->blocks.x, cfg->blocks.y, cfg->blocks.z, cfg->threads.x,
@@ -387,7 +378,7 @@ static kp_error cuda_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void
  * element-wise kernels) is cached so that repeated ufunc() calls ask once. */
 static int cuda_occupancy(kp_kernel_desc *k, size_t dynamic_shared, int *min_grid, int *block) {
   cuda_kernel *ck;
-  if (ensure_context("occupancy") || get_kernel(k, &ck)) return 1;
+  if (kp_cuda_ensure_context("occupancy") || get_kernel(k, &ck)) return 1;
   if (!dynamic_shared) {
     int b = __atomic_load_n(&ck->occupancy_block, __ATOMIC_ACQUIRE);
     if (b) {
@@ -397,7 +388,7 @@ static int cuda_occupancy(kp_kernel_desc *k, size_t dynamic_shared, int *min_gri
     }
   }
   int g = 0, b = 0;
-  CUresult r = drv.cuOccupancyMaxPotentialBlockSize(&g, &b, ck->fn, NULL, dynamic_shared, 0);
+  CUresult r = kp_cu.cuOccupancyMaxPotentialBlockSize(&g, &b, ck->fn, NULL, dynamic_shared, 0);
   if (r != CUDA_SUCCESS || g < 1 || b < 1) return 1;
   if (!dynamic_shared) {
     __atomic_store_n(&ck->occupancy_grid, g, __ATOMIC_RELAXED);
@@ -408,56 +399,6 @@ static int cuda_occupancy(kp_kernel_desc *k, size_t dynamic_shared, int *min_gri
   return 0;
 }
 
-static kp_error cuda_alloc(size_t bytes, void **out, const char *what) {
-  kp_error err = ensure_context(what);
-  if (err) return err;
-  CUdeviceptr d = 0;
-  /* cuMemAlloc refuses 0 bytes; an empty array still needs a distinct pointer. */
-  CUresult r = drv.cuMemAlloc(&d, bytes ? bytes : 1);
-  if (r != CUDA_SUCCESS)
-    return cuda_fail(r, KP_ERROR_CUDA, "cuMemAlloc", "%s: allocating %zu bytes on %s", what,
-                     bytes, g_owner);
-  *out = (void *)(uintptr_t)d;
-  return KP_SUCCESS;
-}
-
-static kp_error cuda_release(void *p, const char *what) {
-  kp_error err = ensure_context(what);
-  if (err) return err;
-  CUresult r = drv.cuMemFree((CUdeviceptr)(uintptr_t)p);
-  if (r != CUDA_SUCCESS)
-    return cuda_fail(r, KP_ERROR_CUDA, "cuMemFree", "%s(%p)", what, p);
-  return KP_SUCCESS;
-}
-
-static kp_error cuda_to_device(void *dst, const void *src, size_t bytes, const char *what) {
-  kp_error err = ensure_context(what);
-  if (err) return err;
-  CUresult r = drv.cuMemcpyHtoD((CUdeviceptr)(uintptr_t)dst, src, bytes);
-  if (r != CUDA_SUCCESS)
-    return cuda_fail(r, KP_ERROR_CUDA, "cuMemcpyHtoD", "%s: copying %zu bytes to %p", what,
-                     bytes, dst);
-  return KP_SUCCESS;
-}
-
-static kp_error cuda_to_host(void *dst, const void *src, size_t bytes, const char *what) {
-  kp_error err = ensure_context(what);
-  if (err) return err;
-  CUresult r = drv.cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)src, bytes);
-  if (r != CUDA_SUCCESS)
-    return cuda_fail(r, KP_ERROR_CUDA, "cuMemcpyDtoH", "%s: copying %zu bytes from %p", what,
-                     bytes, src);
-  return KP_SUCCESS;
-}
-
-static kp_error cuda_synchronize(const char *what) {
-  kp_error err = ensure_context(what);
-  if (err) return err;
-  CUresult r = drv.cuCtxSynchronize();
-  if (r != CUDA_SUCCESS) return cuda_fail(r, KP_ERROR_CUDA, "cuCtxSynchronize", "%s", what);
-  return KP_SUCCESS;
-}
-
 static int cuda_device_count(void) { return g_device_count; }
 
 /* Like numba.cuda.detect(): one paragraph per device, then a summary. */
@@ -466,17 +407,17 @@ static void cuda_detect(void) {
   int supported = 0;
   for (int i = 0; i < g_device_count; i++) {
     CUdevice dev;
-    if (drv.cuDeviceGet(&dev, i) != CUDA_SUCCESS) continue;
+    if (kp_cu.cuDeviceGet(&dev, i) != CUDA_SUCCESS) continue;
 #undef attribute
 #define attribute(a) device_attribute(dev, (a))
     char name[256] = "unnamed device";
-    drv.cuDeviceGetName(name, (int)sizeof name, dev);
+    kp_cu.cuDeviceGetName(name, (int)sizeof name, dev);
     int major = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
     int minor = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
     int ok = major * 10 + minor >= KP_OLDEST_SM;
     supported += ok;
     size_t mem = 0;
-    drv.cuDeviceTotalMem(&mem, dev);
+    kp_cu.cuDeviceTotalMem(&mem, dev);
     printf("id %d    %-40s [%s]\n", i, name, ok ? "SUPPORTED" : "NOT SUPPORTED (needs sm_75+)");
     printf("%40s: %d.%d\n", "Compute Capability", major, minor);
     printf("%40s: %d\n", "PCI Device ID", attribute(CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID));
@@ -495,13 +436,13 @@ static void cuda_detect(void) {
 
 static kp_backend g_cuda = {
     .name = "cuda",
-    .limits_owner = g_owner,
+    .limits_owner = kp_cuda_owner,
     .launch = cuda_launch,
-    .alloc = cuda_alloc,
-    .release = cuda_release,
-    .to_device = cuda_to_device,
-    .to_host = cuda_to_host,
-    .synchronize = cuda_synchronize,
+    .alloc = kp_cuda_alloc,
+    .release = kp_cuda_release,
+    .to_device = kp_cuda_to_device,
+    .to_host = kp_cuda_to_host,
+    .synchronize = kp_cuda_synchronize,
     .detect = cuda_detect,
     .device_count = cuda_device_count,
     .occupancy = cuda_occupancy,

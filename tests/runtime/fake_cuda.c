@@ -27,30 +27,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_driver.h"
+#include "fake_cuda.h"
 
-#define FAKE_EXPORT __attribute__((visibility("default")))
-
-static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
 static FILE *g_log;
 static int g_initialized;
-static int g_sticky_error; /* set by an "illegal_address" launch; returned until exit */
-static __thread CUcontext tls_current;
-static struct CUctx_st { int dummy; } g_context;
+int fake_sticky_error; /* set by an "illegal_address" launch; returned until exit */
+__thread CUcontext fake_tls_current;
+struct CUctx_st fake_context;
 
-static int failing(const char *what) {
+int fake_failing(const char *what) {
   const char *f = getenv("FAKE_CUDA_FAIL");
   return f && strcmp(f, what) == 0;
 }
 
-static int device_sm(void) {
+int fake_device_sm(void) {
   const char *s = getenv("FAKE_CUDA_CC");
   return s && *s ? atoi(s) : 90;
 }
 
-static void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void logf_(const char *fmt, ...) {
-  pthread_mutex_lock(&g_lock);
+void fake_log(const char *fmt, ...) {
+  pthread_mutex_lock(&fake_lock);
   if (!g_log) {
     const char *path = getenv("FAKE_CUDA_LOG");
     if (path && *path) g_log = fopen(path, "a");
@@ -63,7 +60,7 @@ static void logf_(const char *fmt, ...) {
     fputc('\n', g_log);
     fflush(g_log);
   }
-  pthread_mutex_unlock(&g_lock);
+  pthread_mutex_unlock(&fake_lock);
 }
 
 /* ---- errors ---- */
@@ -111,20 +108,20 @@ FAKE_EXPORT CUresult cuGetErrorString(CUresult e, const char **s) {
 /* ---- device ---- */
 
 FAKE_EXPORT CUresult cuInit(unsigned flags) {
-  logf_("cuInit %u", flags);
-  if (failing("no_device")) return CUDA_ERROR_NO_DEVICE;
+  fake_log("cuInit %u", flags);
+  if (fake_failing("no_device")) return CUDA_ERROR_NO_DEVICE;
   g_initialized = 1;
   return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuDriverGetVersion(int *v) {
-  *v = failing("old_driver") ? 9020 : 13000;
+  *v = fake_failing("old_driver") ? 9020 : 13000;
   return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuDeviceGetCount(int *n) {
   if (!g_initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  *n = failing("zero_devices") ? 0 : 1;
+  *n = fake_failing("zero_devices") ? 0 : 1;
   return CUDA_SUCCESS;
 }
 
@@ -137,7 +134,7 @@ FAKE_EXPORT CUresult cuDeviceGet(CUdevice *d, int ordinal) {
 
 FAKE_EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice d) {
   (void)d;
-  snprintf(name, (size_t)len, "Fake GPU sm_%d", device_sm());
+  snprintf(name, (size_t)len, "Fake GPU sm_%d", fake_device_sm());
   return CUDA_SUCCESS;
 }
 
@@ -165,8 +162,8 @@ FAKE_EXPORT CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *v = DEFAULT_SHARED_PER_BLOCK; break;
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = shared_optin(); break;
   case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = device_sm() / 10; break;
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = device_sm() % 10; break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = fake_device_sm() / 10; break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = fake_device_sm() % 10; break;
   case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *v = 7; break;
   default: *v = 0; break;
   }
@@ -182,107 +179,21 @@ FAKE_EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) {
 FAKE_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) {
   (void)d;
   if (!g_initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  logf_("cuDevicePrimaryCtxRetain");
-  *ctx = &g_context;
+  fake_log("cuDevicePrimaryCtxRetain");
+  *ctx = &fake_context;
   return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx) {
-  tls_current = ctx;
+  fake_tls_current = ctx;
   return CUDA_SUCCESS;
 }
 
-#define NEED_CONTEXT()                                                                         \
-  do {                                                                                         \
-    if (tls_current != &g_context) {                                                           \
-      logf_("%s: no current context on this thread", __func__);                                \
-      return CUDA_ERROR_INVALID_CONTEXT;                                                       \
-    }                                                                                          \
-  } while (0)
 
 FAKE_EXPORT CUresult cuCtxSynchronize(void) {
   NEED_CONTEXT();
-  logf_("cuCtxSynchronize");
-  return g_sticky_error;
-}
-
-/* ---- memory: a table of live allocations, so bad pointers are caught as a driver would ---- */
-
-enum { MAX_ALLOCS = 4096 };
-static struct {
-  char *p;
-  size_t n;
-} g_allocs[MAX_ALLOCS];
-
-static int find_alloc(CUdeviceptr d, size_t bytes) {
-  for (int i = 0; i < MAX_ALLOCS; i++) {
-    char *p = g_allocs[i].p;
-    if (p && (char *)(uintptr_t)d >= p && (char *)(uintptr_t)d + bytes <= p + g_allocs[i].n)
-      return i;
-  }
-  return -1;
-}
-
-FAKE_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *d, size_t bytes) {
-  NEED_CONTEXT();
-  if (bytes == 0) return CUDA_ERROR_INVALID_VALUE;
-  if (failing("oom")) {
-    logf_("cuMemAlloc %zu -> CUDA_ERROR_OUT_OF_MEMORY", bytes);
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  }
-  char *p = malloc(bytes);
-  if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
-  pthread_mutex_lock(&g_lock);
-  int slot = -1;
-  for (int i = 0; i < MAX_ALLOCS && slot < 0; i++)
-    if (!g_allocs[i].p) slot = i;
-  if (slot >= 0) g_allocs[slot].p = p, g_allocs[slot].n = bytes;
-  pthread_mutex_unlock(&g_lock);
-  if (slot < 0) {
-    free(p);
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  }
-  *d = (CUdeviceptr)(uintptr_t)p;
-  logf_("cuMemAlloc %zu -> 0x%llx", bytes, *d);
-  return CUDA_SUCCESS;
-}
-
-FAKE_EXPORT CUresult cuMemFree_v2(CUdeviceptr d) {
-  NEED_CONTEXT();
-  pthread_mutex_lock(&g_lock);
-  int found = 0;
-  for (int i = 0; i < MAX_ALLOCS && !found; i++)
-    if (g_allocs[i].p == (char *)(uintptr_t)d) {
-      free(g_allocs[i].p);
-      g_allocs[i].p = NULL;
-      found = 1;
-    }
-  pthread_mutex_unlock(&g_lock);
-  logf_("cuMemFree 0x%llx%s", d, found ? "" : " INVALID");
-  return found ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-}
-
-FAKE_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) {
-  NEED_CONTEXT();
-  pthread_mutex_lock(&g_lock);
-  int ok = find_alloc(dst, bytes) >= 0;
-  pthread_mutex_unlock(&g_lock);
-  logf_("cuMemcpyHtoD 0x%llx %zu%s", dst, bytes, ok ? "" : " INVALID");
-  if (!ok) return CUDA_ERROR_INVALID_VALUE;
-  memcpy((void *)(uintptr_t)dst, src, bytes);
-  return CUDA_SUCCESS;
-}
-
-FAKE_EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
-  NEED_CONTEXT();
-  if (g_sticky_error) return g_sticky_error;
-  pthread_mutex_lock(&g_lock);
-  int ok = find_alloc(src, bytes) >= 0;
-  pthread_mutex_unlock(&g_lock);
-  logf_("cuMemcpyDtoH 0x%llx %zu%s", src, bytes, ok ? "" : " INVALID");
-  if (!ok) return CUDA_ERROR_INVALID_VALUE;
-  memcpy(dst, (const void *)(uintptr_t)src, bytes);
-  return CUDA_SUCCESS;
+  fake_log("cuCtxSynchronize");
+  return fake_sticky_error;
 }
 
 /* ---- modules and launches ---- */
@@ -312,18 +223,18 @@ FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule *mod, const void *image, unsign
   if (text[0] == '\x7f') { /* "cubin": the arch follows "arch=sm_" */
     const char *a = strstr(text, "arch=sm_");
     if (!a) { /* a real ELF from ptxas (plugin-built programs): the fake cannot read it */
-      logf_("cuModuleLoadDataEx cubin (real ELF, refused)");
+      fake_log("cuModuleLoadDataEx cubin (real ELF, refused)");
       return CUDA_ERROR_NO_BINARY_FOR_GPU;
     }
     int sm = atoi(a + 8);
-    logf_("cuModuleLoadDataEx cubin sm_%d", sm);
-    if (failing("cubin_reject") || sm / 10 != device_sm() / 10 || sm > device_sm())
+    fake_log("cuModuleLoadDataEx cubin sm_%d", sm);
+    if (fake_failing("cubin_reject") || sm / 10 != fake_device_sm() / 10 || sm > fake_device_sm())
       return CUDA_ERROR_NO_BINARY_FOR_GPU;
   } else {
     const char *t = strstr(text, ".target sm_");
     int sm = t ? atoi(t + 11) : 0;
-    logf_("cuModuleLoadDataEx ptx sm_%d options=%u", sm, n);
-    if (failing("jit") || sm > device_sm() || !strstr(text, ".version")) {
+    fake_log("cuModuleLoadDataEx ptx sm_%d options=%u", sm, n);
+    if (fake_failing("jit") || sm > fake_device_sm() || !strstr(text, ".version")) {
       if (log && log_size)
         snprintf(log, log_size, "ptxas application ptx input, line 9; error   : Unknown symbol "
                                 "'kp_bogus'\nptxas fatal   : Ptx assembly aborted due to errors");
@@ -365,7 +276,7 @@ FAKE_EXPORT CUresult cuModuleGetFunction(CUfunction *fn, CUmodule mod, const cha
   char pattern[160];
   snprintf(pattern, sizeof pattern, ".entry %s(", name);
   const char *e = strstr(mod->image, pattern);
-  logf_("cuModuleGetFunction %s%s", name, e ? "" : " NOT_FOUND");
+  fake_log("cuModuleGetFunction %s%s", name, e ? "" : " NOT_FOUND");
   if (!e) return CUDA_ERROR_NOT_FOUND;
   struct CUfunc_st *f = calloc(1, sizeof *f);
   snprintf(f->name, sizeof f->name, "%s", name);
@@ -388,17 +299,17 @@ FAKE_EXPORT CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfuncti
   if (a == CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES) *v = f->static_shared;
   else if (a == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) *v = f->max_dynamic_shared;
   else return CUDA_ERROR_INVALID_VALUE;
-  logf_("cuFuncGetAttribute %s %d -> %d", f->name, a, *v);
+  fake_log("cuFuncGetAttribute %s %d -> %d", f->name, a, *v);
   return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) {
   NEED_CONTEXT();
-  logf_("cuFuncSetAttribute %s %d %d", f->name, a, v);
-  if (failing("func_attribute")) return CUDA_ERROR_INVALID_VALUE;
+  fake_log("cuFuncSetAttribute %s %d %d", f->name, a, v);
+  if (fake_failing("func_attribute")) return CUDA_ERROR_INVALID_VALUE;
   if (a != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) return CUDA_ERROR_INVALID_VALUE;
   if (v < 0 || f->static_shared + v > shared_optin()) {
-    logf_("cuFuncSetAttribute %s: %d + %d bytes exceed the opt-in limit", f->name,
+    fake_log("cuFuncSetAttribute %s: %d + %d bytes exceed the opt-in limit", f->name,
           f->static_shared, v);
     return CUDA_ERROR_INVALID_VALUE;
   }
@@ -413,22 +324,22 @@ FAKE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsi
   if (extra) return CUDA_ERROR_INVALID_VALUE;
   if (!gx || !gy || !gz || !bx || !by || !bz || bx > 1024 || by > 1024 || bz > 64 ||
       gy > 65535 || gz > 65535 || (unsigned long long)bx * by * bz > (unsigned)max_threads()) {
-    logf_("cuLaunchKernel %s BAD SIZES", f->name);
+    fake_log("cuLaunchKernel %s BAD SIZES", f->name);
     return CUDA_ERROR_INVALID_VALUE;
   }
   if (shared > (unsigned)f->max_dynamic_shared) {
-    logf_("cuLaunchKernel %s shared=%u over the function's allowance of %d", f->name, shared,
+    fake_log("cuLaunchKernel %s shared=%u over the function's allowance of %d", f->name, shared,
           f->max_dynamic_shared);
     return CUDA_ERROR_INVALID_VALUE;
   }
-  if (failing("launch_resources")) return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+  if (fake_failing("launch_resources")) return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
   char line[2048];
   int used = snprintf(line, sizeof line, "cuLaunchKernel %s grid=%u,%u,%u block=%u,%u,%u "
                                          "shared=%u stream=%p params=",
                       f->name, gx, gy, gz, bx, by, bz, shared, (void *)stream);
   for (int i = 0; i < f->num_params && used < (int)sizeof line - 64; i++) {
     if (!params || !params[i]) {
-      logf_("cuLaunchKernel %s: parameter %d is NULL", f->name, i);
+      fake_log("cuLaunchKernel %s: parameter %d is NULL", f->name, i);
       return CUDA_ERROR_INVALID_VALUE;
     }
     const unsigned char *b = params[i];
@@ -446,8 +357,8 @@ FAKE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsi
         used += snprintf(line + used, sizeof line - (size_t)used, "%02x", b[k]);
     }
   }
-  logf_("%s", line);
-  if (failing("illegal_address")) g_sticky_error = CUDA_ERROR_ILLEGAL_ADDRESS;
+  fake_log("%s", line);
+  if (fake_failing("illegal_address")) fake_sticky_error = CUDA_ERROR_ILLEGAL_ADDRESS;
   return CUDA_SUCCESS;
 }
 
@@ -459,9 +370,9 @@ FAKE_EXPORT CUresult cuOccupancyMaxPotentialBlockSize(int *min_grid, int *block,
   int b = s && *s ? atoi(s) : 768;
   if (block_limit > 0 && b > block_limit) b = block_limit;
   if (dynamic_of) dynamic = dynamic_of(b);
-  logf_("cuOccupancyMaxPotentialBlockSize %s dynamic=%zu -> block=%d min_grid=%d", f->name,
+  fake_log("cuOccupancyMaxPotentialBlockSize %s dynamic=%zu -> block=%d min_grid=%d", f->name,
         dynamic, b, 132 * (2048 / b));
-  if (failing("occupancy")) return CUDA_ERROR_INVALID_VALUE;
+  if (fake_failing("occupancy")) return CUDA_ERROR_INVALID_VALUE;
   *block = b;
   *min_grid = 132 * (2048 / b);
   return CUDA_SUCCESS;

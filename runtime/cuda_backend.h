@@ -1,0 +1,37 @@
+/* cuda_backend.h — what the files of the CUDA backend share (never installed): the driver
+ * functions loaded with dlopen, the device in use, error reporting and the per-thread
+ * context. backend_cuda.c starts the driver and launches kernels; cuda_memory.c allocates
+ * and copies. */
+#ifndef KP_CUDA_BACKEND_H
+#define KP_CUDA_BACKEND_H
+
+#include "cuda_driver.h"
+#include "kp_internal.h"
+
+/* The driver's functions (cuda_driver.h lists them), loaded by kp_cuda_backend_init. */
+typedef struct kp_cuda_driver {
+  void *lib;
+#define KP_DECLARE_FN(name, symbol, params) CUresult (*name) params;
+  KP_CUDA_DRIVER_FUNCTIONS(KP_DECLARE_FN)
+#undef KP_DECLARE_FN
+} kp_cuda_driver;
+extern kp_cuda_driver kp_cu;
+
+/* "CUDA device 0 (NVIDIA H100, sm_90)": the device in use, for messages. */
+extern char kp_cuda_owner[320];
+
+/* Reports "<context>: <call> returned CUDA_ERROR_X (description)[; a kernel failed earlier
+ * …]" through kp_fail with the kp_error matching r (or `otherwise`) and returns that code. */
+kp_error kp_cuda_fail(CUresult r, kp_error otherwise, const char *call, const char *fmt, ...)
+    KP_PRINTF(4, 5);
+/* Makes the device's context current on the calling host thread (once per thread). */
+kp_error kp_cuda_ensure_context(const char *what);
+
+/* cuda_memory.c: the backend's memory operations. */
+kp_error kp_cuda_alloc(size_t bytes, void **out, const char *what);
+kp_error kp_cuda_release(void *p, const char *what);
+kp_error kp_cuda_to_device(void *dst, const void *src, size_t bytes, const char *what);
+kp_error kp_cuda_to_host(void *dst, const void *src, size_t bytes, const char *what);
+kp_error kp_cuda_synchronize(const char *what);
+
+#endif /* KP_CUDA_BACKEND_H */

@@ -1,0 +1,46 @@
+/* fake_cuda.h — what the files of the fake libcuda.so.1 share (see fake_cuda.c for what the
+ * fake does): logging, failure injection, the current context and the allocation table. */
+#ifndef KP_FAKE_CUDA_H
+#define KP_FAKE_CUDA_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include "cuda_driver.h"
+
+#define FAKE_EXPORT __attribute__((visibility("default")))
+
+extern pthread_mutex_t fake_lock; /* guards the tables and the log */
+/* Appends one line to the file named by FAKE_CUDA_LOG. */
+void fake_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Whether FAKE_CUDA_FAIL names this failure. */
+int fake_failing(const char *what);
+int fake_device_sm(void);                  /* FAKE_CUDA_CC, default 90 */
+extern int fake_sticky_error;              /* set by an illegal_address launch */
+
+struct CUctx_st {
+  int dummy;
+};
+extern struct CUctx_st fake_context;       /* the one (primary) context */
+extern __thread CUcontext fake_tls_current;
+
+/* Entry points that need a current context start with this, as the real driver checks. */
+#define NEED_CONTEXT()                                                                         \
+  do {                                                                                         \
+    if (fake_tls_current != &fake_context) {                                                   \
+      fake_log("%s: no current context on this thread", __func__);                             \
+      return CUDA_ERROR_INVALID_CONTEXT;                                                       \
+    }                                                                                          \
+  } while (0)
+
+/* Live device allocations (fake_cuda_memory.c); take fake_lock around uses. */
+enum { FAKE_MAX_ALLOCS = 4096 };
+struct fake_alloc {
+  char *p;
+  size_t n;
+};
+extern struct fake_alloc fake_allocs[FAKE_MAX_ALLOCS];
+/* The slot whose allocation holds [d, d + bytes), or -1. */
+int fake_find_alloc(CUdeviceptr d, size_t bytes);
+
+#endif
