@@ -35,14 +35,23 @@ typedef struct cuda_kernel {
 
 kp_cuda_driver kp_cu;
 
+/* One per device the driver reports, filled at start-up; only `context` changes later. */
+typedef struct cuda_device {
+  CUdevice handle;
+  int sm; /* compute capability as major * 10 + minor */
+  char name[256];
+  char owner[320]; /* "CUDA device 1 (NVIDIA H100, sm_90)" */
+  kp_limits limits;
+  CUcontext context; /* the primary context, retained on first use (atomic; g_context_lock) */
+} cuda_device;
+
 static char g_libcuda_path[512];
-static CUdevice g_device;
-static CUcontext g_context;
-static int g_device_count, g_driver_version, g_sm;
-static char g_device_name[256];
-char kp_cuda_owner[320];
+static int g_device_count, g_driver_version;
+static cuda_device *g_devices;
 static pthread_mutex_t g_load_lock = PTHREAD_MUTEX_INITIALIZER;
-static _Thread_local int tls_context_current;
+static pthread_mutex_t g_context_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local int tls_device;          /* kp_select_device; 0 by default */
+static _Thread_local CUcontext tls_current;   /* the context this thread last made current */
 
 /* ---- errors ------------------------------------------------------------------------------ */
 
@@ -118,7 +127,6 @@ static int device_attribute(CUdevice dev, CUdevice_attribute a) {
   if (kp_cu.cuDeviceGetAttribute(&v, a, dev) != CUDA_SUCCESS) v = 0;
   return v;
 }
-#define attribute(a) device_attribute(g_device, (a))
 
 #define KP_TRY_INIT(call, ...)                                                                 \
   do {                                                                                         \
@@ -128,14 +136,39 @@ static int device_attribute(CUdevice dev, CUdevice_attribute a) {
       size_t used_ = strlen(why);                                                              \
       snprintf(why + used_, why_size - used_, ": %s returned %s (%s)", #call, error_name(r_),  \
                error_string(r_));                                                              \
-      return NULL;                                                                             \
+      return 0;                                                                                \
     }                                                                                          \
   } while (0)
 
-static kp_backend g_cuda;
+/* Name, arch and launch limits of device `i`; its context waits for first use. */
+static int describe_device(int i, char *why, size_t why_size) {
+  cuda_device *d = &g_devices[i];
+  KP_TRY_INIT(cuDeviceGet(&d->handle, i), "cannot open CUDA device %d", i);
+  if (kp_cu.cuDeviceGetName(d->name, (int)sizeof d->name, d->handle) != CUDA_SUCCESS)
+    snprintf(d->name, sizeof d->name, "unnamed device");
+#define attribute(a) device_attribute(d->handle, (a))
+  d->sm = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10 +
+          attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  snprintf(d->owner, sizeof d->owner, "CUDA device %d (%s, sm_%d)", i, d->name, d->sm);
+  kp_limits *l = &d->limits;
+  l->max_threads_per_block = attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  l->max_block[0] = attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
+  l->max_block[1] = attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y);
+  l->max_block[2] = attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z);
+  l->max_grid[0] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
+  l->max_grid[1] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
+  l->max_grid[2] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
+  /* Static + dynamic per block, with the opt-in the launch does when it needs it. */
+  long long optin = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  long long plain = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+  l->max_shared_bytes = optin > plain ? optin : plain;
+  l->static_shared_counts = 1;
+#undef attribute
+  return 1;
+}
 
-const kp_backend *kp_cuda_backend_init(char *why, size_t why_size) {
-  if (!load_driver(why, why_size)) return NULL;
+/* cuInit, a recent enough driver, at least one device. */
+static int start_driver(char *why, size_t why_size) {
   KP_TRY_INIT(cuInit(0), "the CUDA driver (%s) does not start", g_libcuda_path);
   KP_TRY_INIT(cuDriverGetVersion(&g_driver_version), "cannot read the driver version");
   if (g_driver_version < KP_MIN_DRIVER_VERSION) {
@@ -144,56 +177,109 @@ const kp_backend *kp_cuda_backend_init(char *why, size_t why_size) {
              "or newer",
              g_driver_version / 1000, g_driver_version % 1000 / 10, KP_MIN_DRIVER_VERSION / 1000,
              KP_MIN_DRIVER_VERSION % 1000 / 10);
-    return NULL;
+    return 0;
   }
   KP_TRY_INIT(cuDeviceGetCount(&g_device_count), "cannot count CUDA devices");
   if (g_device_count < 1) {
     snprintf(why, why_size, "the CUDA driver reports no device");
+    return 0;
+  }
+  return 1;
+}
+
+/* Device 0 is every thread's default: a GPU that cannot give it a context is no GPU to choose
+ * in auto mode, so this is checked here (into `why`, never through kp_fail). Other devices get
+ * theirs when a thread selects them. */
+static int start_device_0(char *why, size_t why_size) {
+  cuda_device *d = &g_devices[0];
+  CUcontext c;
+  KP_TRY_INIT(cuDevicePrimaryCtxRetain(&c, d->handle), "cannot create a context on %s",
+              d->owner);
+  KP_TRY_INIT(cuCtxSetCurrent(c), "cannot use the context of %s", d->owner);
+  __atomic_store_n(&d->context, c, __ATOMIC_RELEASE);
+  tls_current = c;
+  return 1;
+}
+
+static kp_backend g_cuda;
+
+const kp_backend *kp_cuda_backend_init(char *why, size_t why_size) {
+  if (!load_driver(why, why_size)) return NULL;
+  if (!start_driver(why, why_size)) return NULL;
+  g_devices = calloc((size_t)g_device_count, sizeof *g_devices);
+  if (!g_devices) {
+    snprintf(why, why_size, "out of host memory describing %d CUDA devices", g_device_count);
     return NULL;
   }
-  KP_TRY_INIT(cuDeviceGet(&g_device, 0), "cannot open CUDA device 0");
-  if (kp_cu.cuDeviceGetName(g_device_name, (int)sizeof g_device_name, g_device) != CUDA_SUCCESS)
-    snprintf(g_device_name, sizeof g_device_name, "unnamed device");
-  g_sm = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10 +
-         attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-  KP_TRY_INIT(cuDevicePrimaryCtxRetain(&g_context, g_device),
-              "cannot create a context on device 0 (%s)", g_device_name);
-  KP_TRY_INIT(cuCtxSetCurrent(g_context), "cannot use the context of device 0 (%s)",
-              g_device_name);
-  tls_context_current = 1;
-
-  g_cuda.limits.max_threads_per_block = attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-  g_cuda.limits.max_block[0] = attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
-  g_cuda.limits.max_block[1] = attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y);
-  g_cuda.limits.max_block[2] = attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z);
-  g_cuda.limits.max_grid[0] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
-  g_cuda.limits.max_grid[1] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
-  g_cuda.limits.max_grid[2] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
-  /* Static + dynamic per block, with the opt-in the launch does when it needs it. */
-  long long optin = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
-  long long plain = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
-  g_cuda.limits.max_shared_bytes = optin > plain ? optin : plain;
-  g_cuda.limits.static_shared_counts = 1;
-  snprintf(kp_cuda_owner, sizeof kp_cuda_owner, "CUDA device 0 (%s, sm_%d)", g_device_name, g_sm);
+  for (int i = 0; i < g_device_count; i++)
+    if (!describe_device(i, why, why_size)) return NULL;
+  if (!start_device_0(why, why_size)) return NULL;
+  g_cuda.limits = g_devices[0].limits;
+  g_cuda.limits_owner = g_devices[0].owner;
   return &g_cuda;
 }
 
-/* The primary context must be current on every host thread that calls the driver. */
-kp_error kp_cuda_ensure_context(const char *what) {
-  if (tls_context_current) return KP_SUCCESS;
-  CUresult r = kp_cu.cuCtxSetCurrent(g_context);
+/* ---- devices ----------------------------------------------------------------------------- */
+
+int kp_cuda_current_device(void) { return tls_device; }
+
+const char *kp_cuda_device_owner(int device) {
+  static _Thread_local char unknown[64];
+  if (device >= 0 && device < g_device_count) return g_devices[device].owner;
+  snprintf(unknown, sizeof unknown, "CUDA device %d", device);
+  return unknown;
+}
+
+/* The primary context of `d`, retained once per process. */
+static kp_error device_context(int device, const char *what, CUcontext *out) {
+  cuda_device *d = &g_devices[device];
+  CUcontext c = __atomic_load_n(&d->context, __ATOMIC_ACQUIRE);
+  if (c) {
+    *out = c;
+    return KP_SUCCESS;
+  }
+  kp_error err = KP_SUCCESS;
+  pthread_mutex_lock(&g_context_lock);
+  if (!(c = d->context)) {
+    CUresult r = kp_cu.cuDevicePrimaryCtxRetain(&c, d->handle);
+    if (r == CUDA_SUCCESS)
+      __atomic_store_n(&d->context, c, __ATOMIC_RELEASE);
+    else
+      err = kp_cuda_fail(r, KP_ERROR_CUDA, "cuDevicePrimaryCtxRetain",
+                         "%s: creating a context on %s", what, d->owner);
+  }
+  pthread_mutex_unlock(&g_context_lock);
+  *out = c;
+  return err;
+}
+
+kp_error kp_cuda_use_device(int device, const char *what) {
+  if (device < 0 || device >= g_device_count)
+    return kp_fail(KP_ERROR_INVALID_VALUE, "%s: there is no CUDA device %d (%d device%s)", what,
+                   device, g_device_count, g_device_count == 1 ? "" : "s");
+  CUcontext c = __atomic_load_n(&g_devices[device].context, __ATOMIC_ACQUIRE);
+  if (c && c == tls_current) return KP_SUCCESS;
+  kp_error err = device_context(device, what, &c);
+  if (err) return err;
+  CUresult r = kp_cu.cuCtxSetCurrent(c);
   if (r != CUDA_SUCCESS)
-    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuCtxSetCurrent", "%s on device 0 (%s)", what,
-                     g_device_name);
-  tls_context_current = 1;
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuCtxSetCurrent", "%s: using %s", what,
+                        g_devices[device].owner);
+  tls_current = c;
   return KP_SUCCESS;
+}
+
+/* The primary context of the thread's device must be current on every host thread that calls
+ * the driver. */
+kp_error kp_cuda_ensure_context(const char *what) {
+  return kp_cuda_use_device(tls_device, what);
 }
 
 /* ---- modules ----------------------------------------------------------------------------- */
 
 /* The newest cubin the device can run (same major arch, minor not above the device's), and
  * the newest PTX not newer than the device (the driver JIT-compiles it forward). */
-static void pick_images(const kp_module_desc *m, const kp_image_desc **cubin,
+static void pick_images(const kp_module_desc *m, int g_sm, const kp_image_desc **cubin,
                         const kp_image_desc **ptx, const kp_image_desc **too_new_ptx) {
   *cubin = *ptx = *too_new_ptx = NULL;
   for (uint64_t i = 0; i < m->num_images; i++) {
@@ -215,7 +301,8 @@ static kp_error load_module(const kp_kernel_desc *k, CUmodule *out) {
   const kp_module_desc *m = k->module;
   const char *source = m->source ? m->source : "?";
   const kp_image_desc *cubin, *ptx, *too_new;
-  pick_images(m, &cubin, &ptx, &too_new);
+  const int g_sm = g_devices[tls_device].sm;
+  pick_images(m, g_sm, &cubin, &ptx, &too_new);
   CUresult cubin_result = CUDA_SUCCESS;
   if (cubin) {
     cubin_result = kp_cu.cuModuleLoadDataEx(out, cubin->data, 0, NULL, NULL);
@@ -322,7 +409,7 @@ static kp_error get_kernel(kp_kernel_desc *k, cuda_kernel **out) {
  * with the plugin's static figure before the first load; this is the check with the
  * driver's. */
 static kp_error check_shared(const kp_kernel_desc *k, const cuda_kernel *ck, size_t dynamic) {
-  unsigned long long limit = (unsigned long long)g_cuda.limits.max_shared_bytes;
+  unsigned long long limit = (unsigned long long)g_devices[tls_device].limits.max_shared_bytes;
   if (dynamic <= limit && ck->static_shared <= limit - dynamic) return KP_SUCCESS;
   return kp_fail(KP_ERROR_LAUNCH,
                  "launch(%s, ...): %llu bytes of static + %zu bytes of dynamic shared memory "
@@ -436,7 +523,6 @@ static void cuda_detect(void) {
 
 static kp_backend g_cuda = {
     .name = "cuda",
-    .limits_owner = kp_cuda_owner,
     .launch = cuda_launch,
     .alloc = kp_cuda_alloc,
     .release = kp_cuda_release,

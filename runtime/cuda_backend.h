@@ -17,14 +17,26 @@ typedef struct kp_cuda_driver {
 } kp_cuda_driver;
 extern kp_cuda_driver kp_cu;
 
-/* "CUDA device 0 (NVIDIA H100, sm_90)": the device in use, for messages. */
-extern char kp_cuda_owner[320];
+/* ---- devices (backend_cuda.c) ---- */
+
+/* The device the calling host thread uses (kp_select_device; 0 until it selects one). */
+int kp_cuda_current_device(void);
+/* Makes `device`'s primary context current on the calling thread, retaining it on first use;
+ * cheap when it already is. For work on another device than the thread's own (freeing or
+ * copying an array allocated there): the thread's selection is unchanged, and its next
+ * kp_cuda_ensure_context switches back. Errors name `what` and the device. */
+kp_error kp_cuda_use_device(int device, const char *what);
+/* "CUDA device 1 (NVIDIA H100, sm_90)": for messages; "CUDA device N" when out of range. */
+const char *kp_cuda_device_owner(int device);
+/* The calling thread's device, for messages in the files that predate several devices. */
+#define kp_cuda_owner (kp_cuda_device_owner(kp_cuda_current_device()))
 
 /* Reports "<context>: <call> returned CUDA_ERROR_X (description)[; a kernel failed earlier
  * …]" through kp_fail with the kp_error matching r (or `otherwise`) and returns that code. */
 kp_error kp_cuda_fail(CUresult r, kp_error otherwise, const char *call, const char *fmt, ...)
     KP_PRINTF(4, 5);
-/* Makes the device's context current on the calling host thread (once per thread). */
+/* Makes the calling thread's device's context current on it (kp_cuda_use_device of
+ * kp_cuda_current_device()). */
 kp_error kp_cuda_ensure_context(const char *what);
 
 /* cuda_memory.c: the backend's memory operations. */
