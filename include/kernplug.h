@@ -489,8 +489,42 @@ const char *kp_last_error_message(void);
 
 const char *kp_backend_name(void); /* "cuda" or "cpu" */
 void kp_detect(void);              /* prints the devices, like numba.cuda.detect() */
-int kp_device_count(void);
-void kp_synchronize(void);
+void kp_synchronize(void);         /* waits for the calling thread's device */
+
+/* ------------------------------------------------------------------------------------------
+ * Host side: devices (docs/runtime.md, "Devices"). Each host thread uses one device, 0 until
+ * it calls kp_select_device; launches, allocations and kp_synchronize go to that device. The
+ * CPU backend has no CUDA devices (kp_device_count() is 0) and runs everything as device 0,
+ * which kp_select_device(0) and kp_device_properties_get(0) accept.
+ * ---------------------------------------------------------------------------------------- */
+
+int kp_device_count(void);         /* CUDA devices usable by kernplug; 0 on the CPU backend */
+void kp_select_device(int device); /* for the calling host thread; out of range: an error */
+int kp_current_device(void);       /* the calling host thread's device */
+
+typedef struct kp_device_properties {
+  char name[256];             /* "NVIDIA H100 80GB HBM3"; on the CPU backend, the CPU's */
+  int major, minor;           /* compute capability (9.0 = sm_90); 0.0 on the CPU backend */
+  size_t total_memory;        /* bytes of device memory (CPU backend: the machine's) */
+  int multiprocessors;        /* SMs (CPU backend: worker threads) */
+  int max_threads_per_block;
+  int max_threads_per_multiprocessor;
+  int max_block[3];           /* threads.x, .y, .z */
+  int max_grid[3];            /* blocks.x, .y, .z */
+  size_t max_shared_per_block; /* static + dynamic shared bytes, after the opt-in */
+  int warp_size;
+  int registers_per_block;
+  int clock_khz;              /* peak SM clock; 0 if unknown */
+  int memory_clock_khz;       /* peak memory clock; 0 if unknown */
+  int memory_bus_width;       /* bits; 0 if unknown */
+  int l2_cache_bytes;
+  int integrated;             /* shares memory with the host (Jetson, GH200's C2C is not) */
+  int pci_domain, pci_bus, pci_device;
+  char pci_bus_id[16];        /* "0000:07:00.0", as nvidia-smi prints it; "" on the CPU */
+  int is_cpu;                 /* the CPU backend's device 0 */
+} kp_device_properties;
+/* Fills *out for `device`; returns KP_SUCCESS or the error it reported. */
+kp_error kp_device_properties_get(int device, kp_device_properties *out);
 
 /* ------------------------------------------------------------------------------------------
  * Host side: ufuncs — ufunc(f, n, out, in...) runs a vectorize function element-wise

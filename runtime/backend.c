@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include "cpu_backend.h"
 #include "kp_internal.h"
 
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
@@ -68,9 +71,92 @@ KP_EXPORT const char *kp_backend_name(void) {
   return be ? be->name : "none";
 }
 
+const kp_limits *kp_backend_limits(const kp_backend *be, const char **owner) {
+  if (be->thread_limits) return be->thread_limits(owner);
+  *owner = be->limits_owner;
+  return &be->limits;
+}
+
+/* ---- devices ----------------------------------------------------------------------------- */
+
 KP_EXPORT int kp_device_count(void) {
   const kp_backend *be = kp_backend_get();
   return be ? be->device_count() : 0;
+}
+
+/* The CPU backend runs everything as device 0: selecting it is allowed (the same program runs
+ * with and without a GPU), any other number is the mistake it would be on a one-GPU machine. */
+KP_EXPORT void kp_select_device(int device) {
+  const kp_backend *be = kp_backend_get();
+  if (!be) return;
+  if (be->select_device) {
+    be->select_device(device, "kp_select_device");
+  } else if (device != 0) {
+    kp_fail(KP_ERROR_INVALID_VALUE,
+            "kp_select_device(%d): the CPU backend has no CUDA devices; it runs kernels on the "
+            "CPU as device 0, the only device that can be selected",
+            device);
+  }
+}
+
+KP_EXPORT int kp_current_device(void) {
+  const kp_backend *be = kp_backend_get();
+  return be && be->current_device ? be->current_device() : 0;
+}
+
+/* "Intel(R) Xeon(R) ..." from /proc/cpuinfo, or "" where there is none. */
+static void cpu_model_name(char *out, size_t size) {
+  out[0] = '\0';
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  if (!f) return;
+  char line[512];
+  while (fgets(line, sizeof line, f)) {
+    const char *colon = strchr(line, ':');
+    if (strncmp(line, "model name", 10) != 0 || !colon) continue;
+    colon += 1 + (colon[1] == ' ');
+    snprintf(out, size, "%.*s", (int)strcspn(colon, "\n"), colon);
+    break;
+  }
+  fclose(f);
+}
+
+/* The CPU backend's device 0: its workers, its limits and the machine's memory. */
+static void cpu_properties(const kp_backend *be, kp_device_properties *p) {
+  char model[200];
+  cpu_model_name(model, sizeof model);
+  snprintf(p->name, sizeof p->name, "%s%sCPU backend", model, model[0] ? " (" : "");
+  if (model[0]) snprintf(p->name + strlen(p->name), sizeof p->name - strlen(p->name), ")");
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  p->total_memory = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;
+  p->multiprocessors = kp_pool_size();
+  p->max_threads_per_block = (int)be->limits.max_threads_per_block;
+  p->max_threads_per_multiprocessor = p->max_threads_per_block;
+  for (int a = 0; a < 3; a++) {
+    p->max_block[a] = (int)be->limits.max_block[a];
+    p->max_grid[a] = (int)be->limits.max_grid[a];
+  }
+  p->max_shared_per_block = (size_t)be->limits.max_shared_bytes;
+  p->warp_size = kp_warpsize;
+  p->integrated = 1;
+  p->is_cpu = 1;
+}
+
+KP_EXPORT kp_error kp_device_properties_get(int device, kp_device_properties *out) {
+  if (!out)
+    return kp_fail(KP_ERROR_INVALID_VALUE, "kp_device_properties_get(%d, NULL): no place to "
+                   "write the properties", device);
+  memset(out, 0, sizeof *out);
+  const kp_backend *be = kp_backend_get();
+  if (!be) return g_init_error; /* kp_backend_get reported it */
+  if (be->device_properties)
+    return be->device_properties(device, out, "kp_device_properties_get");
+  if (device != 0)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "kp_device_properties_get(%d): the CPU backend has no CUDA devices; it runs "
+                   "kernels on the CPU as device 0, the only device there is",
+                   device);
+  cpu_properties(be, out);
+  return KP_SUCCESS;
 }
 
 KP_EXPORT void kp_synchronize(void) {

@@ -2,12 +2,14 @@
  *
  * libcuda.so.1 is opened with dlopen (KP_LIBCUDA overrides the path, which is how the tests
  * load a fake driver), so the runtime links nothing from CUDA and a binary built with
- * kernplug runs on machines without a GPU. One device (0), its primary context made current
- * on each host thread on first use. A kernel's module is loaded on its first launch — the
- * cubin for the device's arch when the plugin embedded one, else the PTX through the driver's
- * JIT — and the kernel's CUfunction and shared-memory figures are cached behind the kernel
- * descriptor, so a launch after the first is a thread-local check, a few atomic loads and
- * cuLaunchKernel: no lookup, no allocation. */
+ * kernplug runs on machines without a GPU. Every device the driver reports can be used; each
+ * host thread uses one (kp_select_device, device 0 by default), whose primary context is
+ * retained on first use and made current on the thread when it changes. A kernel's module is
+ * loaded on its first launch on a device — the cubin for that device's arch when the plugin
+ * embedded one, else the PTX through the driver's JIT — and the kernel's CUfunction and
+ * shared-memory figures are cached per device behind the kernel descriptor, so a launch
+ * after the first is a thread-local check, a few atomic loads and cuLaunchKernel: no
+ * lookup, no allocation. */
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
@@ -23,7 +25,10 @@ enum { KP_MIN_DRIVER_VERSION = 10000, KP_OLDEST_SM = 75 };
 /* Static + dynamic shared bytes a function may use without an explicit opt-in. */
 enum { KP_DEFAULT_SHARED_PER_BLOCK = 48 * 1024 };
 
-/* What the backend keeps per kernel (kp_kernel_desc.runtime_data), made on its first launch. */
+/* What the backend keeps per kernel and device, made on the kernel's first launch on that
+ * device. kp_kernel_desc.runtime_data holds an array of one pointer per device, and
+ * kp_module_desc.runtime_data one CUmodule per device: a module is loaded once per device,
+ * with the image that device's arch picks. */
 typedef struct cuda_kernel {
   CUfunction fn;
   unsigned long long static_shared; /* the driver's CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES */
@@ -351,13 +356,26 @@ static int function_attribute(CUfunction f, CUfunction_attribute a, int fallback
   return kp_cu.cuFuncGetAttribute(&v, a, f) == CUDA_SUCCESS ? v : fallback;
 }
 
-/* The CUfunction and its shared-memory figures; g_load_lock held. */
+/* A table of one zeroed pointer per device, or NULL after reporting. */
+static void **per_device_table(const kp_kernel_desc *k) {
+  void **t = calloc((size_t)g_device_count, sizeof *t);
+  if (!t) kp_fail(KP_ERROR_OUT_OF_MEMORY, "launch(%s, ...): out of host memory", k->name);
+  return t;
+}
+
+/* The CUfunction and its shared-memory figures on the thread's device, whose context is
+ * current; g_load_lock held. */
 static kp_error make_kernel_state(kp_kernel_desc *k, cuda_kernel **out) {
-  CUmodule mod = (CUmodule)k->module->runtime_data;
+  CUmodule *modules = k->module->runtime_data;
+  if (!modules) {
+    if (!(modules = (CUmodule *)per_device_table(k))) return KP_ERROR_OUT_OF_MEMORY;
+    k->module->runtime_data = modules;
+  }
+  CUmodule mod = modules[tls_device];
   if (!mod) {
     kp_error err = load_module(k, &mod);
     if (err) return err;
-    k->module->runtime_data = mod;
+    modules[tls_device] = mod;
   }
   CUfunction f;
   CUresult r = kp_cu.cuModuleGetFunction(&f, mod, k->name);
@@ -384,19 +402,27 @@ static kp_error make_kernel_state(kp_kernel_desc *k, cuda_kernel **out) {
   return KP_SUCCESS;
 }
 
-/* The kernel's state, loading its module on first use. Fast path: one acquire load. */
+/* The kernel's state on the thread's device, loading its module there on first use. Fast
+ * path: two acquire loads. */
 static kp_error get_kernel(kp_kernel_desc *k, cuda_kernel **out) {
-  cuda_kernel *ck = __atomic_load_n((cuda_kernel **)&k->runtime_data, __ATOMIC_ACQUIRE);
+  const int dev = tls_device;
+  cuda_kernel **table = __atomic_load_n((cuda_kernel ***)&k->runtime_data, __ATOMIC_ACQUIRE);
+  cuda_kernel *ck = table ? __atomic_load_n(&table[dev], __ATOMIC_ACQUIRE) : NULL;
   if (ck) {
     *out = ck;
     return KP_SUCCESS;
   }
   kp_error err = KP_SUCCESS;
   pthread_mutex_lock(&g_load_lock);
-  ck = (cuda_kernel *)k->runtime_data;
-  if (!ck) {
+  if (!(table = k->runtime_data)) {
+    if ((table = (cuda_kernel **)per_device_table(k)))
+      __atomic_store_n((cuda_kernel ***)&k->runtime_data, table, __ATOMIC_RELEASE);
+    else
+      err = KP_ERROR_OUT_OF_MEMORY;
+  }
+  if (table && !(ck = table[dev])) {
     err = make_kernel_state(k, &ck);
-    if (!err) __atomic_store_n((cuda_kernel **)&k->runtime_data, ck, __ATOMIC_RELEASE);
+    if (!err) __atomic_store_n(&table[dev], ck, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&g_load_lock);
   *out = ck;
@@ -488,6 +514,65 @@ static int cuda_occupancy(kp_kernel_desc *k, size_t dynamic_shared, int *min_gri
 
 static int cuda_device_count(void) { return g_device_count; }
 
+/* kp_select_device: the context is made current now, so that a device that cannot be used
+ * says so here rather than at the next launch; the selection stays as it was then. */
+static kp_error cuda_select_device(int device, const char *what) {
+  if (device < 0 || device >= g_device_count)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "%s(%d): there is no CUDA device %d; this process sees %d (numbered 0 to %d; "
+                   "CUDA_VISIBLE_DEVICES chooses which)",
+                   what, device, device, g_device_count, g_device_count - 1);
+  char call[64];
+  snprintf(call, sizeof call, "%s(%d)", what, device);
+  kp_error err = kp_cuda_use_device(device, call);
+  if (!err) tls_device = device;
+  return err;
+}
+
+static kp_error cuda_device_properties(int device, kp_device_properties *p, const char *what) {
+  if (device < 0 || device >= g_device_count)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "%s(%d): there is no CUDA device %d; this process sees %d (numbered 0 to %d)",
+                   what, device, device, g_device_count, g_device_count - 1);
+  const cuda_device *d = &g_devices[device];
+  snprintf(p->name, sizeof p->name, "%s", d->name);
+  p->major = d->sm / 10;
+  p->minor = d->sm % 10;
+  CUresult r = kp_cu.cuDeviceTotalMem(&p->total_memory, d->handle);
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuDeviceTotalMem", "%s(%d): %s", what, device,
+                        d->owner);
+#define attribute(a) device_attribute(d->handle, (a))
+  p->multiprocessors = attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  p->max_threads_per_block = (int)d->limits.max_threads_per_block;
+  p->max_threads_per_multiprocessor = attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+  for (int a = 0; a < 3; a++) {
+    p->max_block[a] = (int)d->limits.max_block[a];
+    p->max_grid[a] = (int)d->limits.max_grid[a];
+  }
+  p->max_shared_per_block = (size_t)d->limits.max_shared_bytes;
+  p->warp_size = attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  p->registers_per_block = attribute(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+  p->clock_khz = attribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+  p->memory_clock_khz = attribute(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+  p->memory_bus_width = attribute(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+  p->l2_cache_bytes = attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+  p->integrated = attribute(CU_DEVICE_ATTRIBUTE_INTEGRATED);
+  p->pci_domain = attribute(CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID);
+  p->pci_bus = attribute(CU_DEVICE_ATTRIBUTE_PCI_BUS_ID);
+  p->pci_device = attribute(CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID);
+#undef attribute
+  snprintf(p->pci_bus_id, sizeof p->pci_bus_id, "%04x:%02x:%02x.0", p->pci_domain & 0xffff,
+           p->pci_bus & 0xff, p->pci_device & 0xff);
+  return KP_SUCCESS;
+}
+
+static const kp_limits *cuda_thread_limits(const char **owner) {
+  const cuda_device *d = &g_devices[tls_device];
+  *owner = d->owner;
+  return &d->limits;
+}
+
 /* Like numba.cuda.detect(): one paragraph per device, then a summary. */
 static void cuda_detect(void) {
   printf("Found %d CUDA devices\n", g_device_count);
@@ -515,10 +600,11 @@ static void cuda_detect(void) {
            attribute(CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT) ? "Enabled" : "Disabled");
   }
   printf("Summary:\n\t%d/%d devices are supported\n", supported, g_device_count);
-  printf("kernplug %d.%d.%d: kernels run on the cuda backend, device 0; driver CUDA %d.%d "
-         "(%s)\n",
-         KP_VERSION_MAJOR, KP_VERSION_MINOR, KP_VERSION_PATCH, g_driver_version / 1000,
-         g_driver_version % 1000 / 10, g_libcuda_path);
+  printf("kernplug %d.%d.%d: kernels run on the cuda backend, device %d on this thread (%s); "
+         "driver CUDA %d.%d (%s)\n",
+         KP_VERSION_MAJOR, KP_VERSION_MINOR, KP_VERSION_PATCH, tls_device,
+         g_devices[tls_device].name, g_driver_version / 1000, g_driver_version % 1000 / 10,
+         g_libcuda_path);
 }
 
 static kp_backend g_cuda = {
@@ -531,5 +617,9 @@ static kp_backend g_cuda = {
     .synchronize = kp_cuda_synchronize,
     .detect = cuda_detect,
     .device_count = cuda_device_count,
+    .select_device = cuda_select_device,
+    .current_device = kp_cuda_current_device,
+    .device_properties = cuda_device_properties,
+    .thread_limits = cuda_thread_limits,
     .occupancy = cuda_occupancy,
 };

@@ -77,6 +77,14 @@ typedef struct kp_backend {
   kp_error (*synchronize)(const char *what);
   void (*detect)(void);
   int (*device_count)(void);
+  /* Devices, per host thread (NULL on the CPU backend, which runs everything as its one
+   * pseudo-device 0; backend.c answers for it). select_device has checked nothing yet. */
+  kp_error (*select_device)(int device, const char *what);
+  int (*current_device)(void);
+  kp_error (*device_properties)(int device, kp_device_properties *out, const char *what);
+  /* The launch limits of the calling thread's device and their owner for messages; NULL
+   * when `limits` and `limits_owner` hold for every thread. Use kp_backend_limits. */
+  const kp_limits *(*thread_limits)(const char **owner);
   /* The block size that maximises occupancy for the kernel with `dynamic_shared` bytes per
    * block, and the grid that fills the device at that size (CUDA's
    * cuOccupancyMaxPotentialBlockSize; the CPU backend answers for its workers). Returns 0, or
@@ -98,6 +106,9 @@ const kp_backend *kp_backend_get(void);
 const kp_backend *kp_backend_peek(void);
 /* Why the CPU backend was chosen, or why CUDA could not start ("" if not known). */
 const char *kp_backend_reason(void);
+/* The launch limits of the calling thread's device, and their owner ("CUDA device 1 (…)",
+ * "the CPU backend") in *owner for messages. */
+const kp_limits *kp_backend_limits(const kp_backend *be, const char **owner);
 
 /* The CPU backend (backend_cpu.c); cannot fail to start except for bad settings. */
 const kp_backend *kp_cpu_backend_init(char *why, size_t why_size);

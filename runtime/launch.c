@@ -70,7 +70,7 @@ KP_EXPORT void kp_configure_launch(const void *kernel, const char *kernel_expr, 
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 
-static kp_error check_extent(const kp_kernel_desc *k, const kp_backend *be, const char *what,
+static kp_error check_extent(const kp_kernel_desc *k, const char *owner, const char *what,
                              const long long e[3], const long long max[3]) {
   for (int a = 0; a < 3; a++) {
     if (e[a] < 1)
@@ -81,7 +81,7 @@ static kp_error check_extent(const kp_kernel_desc *k, const kp_backend *be, cons
     if (e[a] > max[a])
       return kp_fail(KP_ERROR_LAUNCH,
                      "launch(%s, ...): %s.%c = %lld exceeds the limit of %lld of %s", k->name,
-                     what, axis_name[a], e[a], max[a], be->limits_owner);
+                     what, axis_name[a], e[a], max[a], owner);
   }
   return KP_SUCCESS;
 }
@@ -91,22 +91,23 @@ static kp_error check_extent(const kp_kernel_desc *k, const kp_backend *be, cons
  * thread-local storage, so only its dynamic buffer (KP_CPU_SHARED_BYTES) is limited. The
  * static size is the plugin's figure until the CUDA backend replaces it with the driver's
  * when it loads the kernel. */
-static kp_error check_shared(const kp_kernel_desc *k, const kp_backend *be, size_t dynamic) {
-  const unsigned long long limit = (unsigned long long)be->limits.max_shared_bytes;
-  const char *hint = be->limits.shared_hint ? be->limits.shared_hint : "";
-  if (!be->limits.static_shared_counts) {
+static kp_error check_shared(const kp_kernel_desc *k, const kp_limits *lim, const char *owner,
+                             size_t dynamic) {
+  const unsigned long long limit = (unsigned long long)lim->max_shared_bytes;
+  const char *hint = lim->shared_hint ? lim->shared_hint : "";
+  if (!lim->static_shared_counts) {
     if (dynamic <= limit) return KP_SUCCESS;
     return kp_fail(KP_ERROR_LAUNCH,
                    "launch(%s, ...): %zu bytes of dynamic shared memory exceed the limit of "
                    "%llu bytes per block of %s%s",
-                   k->name, dynamic, limit, be->limits_owner, hint);
+                   k->name, dynamic, limit, owner, hint);
   }
   unsigned long long static_bytes = __atomic_load_n(&k->shared_bytes, __ATOMIC_RELAXED);
   if (dynamic <= limit && static_bytes <= limit - dynamic) return KP_SUCCESS;
   return kp_fail(KP_ERROR_LAUNCH,
                  "launch(%s, ...): %llu bytes of static + %zu bytes of dynamic shared memory "
                  "exceed the limit of %llu bytes per block of %s%s",
-                 k->name, static_bytes, dynamic, limit, be->limits_owner, hint);
+                 k->name, static_bytes, dynamic, limit, owner, hint);
 }
 
 KP_EXPORT void __kp_launch(kp_kernel_desc *kernel, void **args) {
@@ -138,17 +139,20 @@ KP_EXPORT void __kp_launch(kp_kernel_desc *kernel, void **args) {
 
   const long long blocks[3] = {cfg.blocks.x, cfg.blocks.y, cfg.blocks.z};
   const long long threads[3] = {cfg.threads.x, cfg.threads.y, cfg.threads.z};
-  if (check_extent(kernel, be, "blocks", blocks, be->limits.max_grid)) return;
-  if (check_extent(kernel, be, "threads", threads, be->limits.max_block)) return;
+  /* The limits of the device this host thread uses (kp_select_device). */
+  const char *owner;
+  const kp_limits *lim = kp_backend_limits(be, &owner);
+  if (check_extent(kernel, owner, "blocks", blocks, lim->max_grid)) return;
+  if (check_extent(kernel, owner, "threads", threads, lim->max_block)) return;
   long long per_block = threads[0] * threads[1] * threads[2];
-  if (per_block > be->limits.max_threads_per_block) {
+  if (per_block > lim->max_threads_per_block) {
     kp_fail(KP_ERROR_LAUNCH,
             "launch(%s, ...): %lld threads per block (%lld x %lld x %lld) exceed the limit of "
             "%lld of %s",
             kernel->name, per_block, threads[0], threads[1], threads[2],
-            be->limits.max_threads_per_block, be->limits_owner);
+            lim->max_threads_per_block, owner);
     return;
   }
-  if (check_shared(kernel, be, cfg.shared_bytes)) return;
+  if (check_shared(kernel, lim, owner, cfg.shared_bytes)) return;
   be->launch(kernel, &cfg, args);
 }
