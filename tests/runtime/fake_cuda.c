@@ -10,8 +10,14 @@
  *  - injects one failure chosen by FAKE_CUDA_FAIL: no_device, zero_devices, old_driver, oom,
  *    jit, cubin_reject, launch_resources, illegal_address, func_attribute (cuFuncSetAttribute
  *    fails);
- *  - pretends to be compute capability FAKE_CUDA_CC (default 90) with FAKE_CUDA_SHARED_OPTIN
- *    bytes of shared memory per block after opt-in (default 227 KiB, an H100's);
+ *  - pretends to have FAKE_CUDA_DEVICES devices (default 1): device 0 of compute capability
+ *    FAKE_CUDA_CC (default 90, "Fake GPU sm_90"), device i of FAKE_CUDA_CC<i> (default 80,
+ *    "Fake GPU <i> sm_80"), each with FAKE_CUDA_SHARED_OPTIN bytes of shared memory per block
+ *    after opt-in (default 227 KiB, an H100's) and its own primary context; modules and
+ *    functions belong to the context they were loaded in, and using them in another is an
+ *    error, as on the real driver. With more than one device every log line starts with
+ *    "dev<N>: ", the device of the calling thread's current context ("dev-: " without one),
+ *    and cuCtxSetCurrent is logged; FAKE_CUDA_FAIL=retain<N> makes device N's context fail;
  *  - keeps shared memory per function as the driver does: the static size is the sum of the
  *    `.shared ... [N]` declarations inside the entry's body, the dynamic allowance starts at
  *    48 KiB minus that and cuFuncSetAttribute may raise it up to the opt-in limit; a launch
@@ -34,16 +40,32 @@ static FILE *g_log;
 static int g_initialized;
 int fake_sticky_error; /* set by an "illegal_address" launch; returned until exit */
 __thread CUcontext fake_tls_current;
-struct CUctx_st fake_context;
+struct CUctx_st fake_contexts[FAKE_MAX_DEVICES];
 
 int fake_failing(const char *what) {
   const char *f = getenv("FAKE_CUDA_FAIL");
   return f && strcmp(f, what) == 0;
 }
 
+int fake_device_count(void) {
+  const char *s = getenv("FAKE_CUDA_DEVICES");
+  int n = s && *s ? atoi(s) : 1;
+  return n < 0 ? 0 : n > FAKE_MAX_DEVICES ? FAKE_MAX_DEVICES : n;
+}
+
+int fake_device_sm_of(int device) {
+  char name[32];
+  if (device == 0) snprintf(name, sizeof name, "FAKE_CUDA_CC");
+  else snprintf(name, sizeof name, "FAKE_CUDA_CC%d", device);
+  const char *s = getenv(name);
+  return s && *s ? atoi(s) : device == 0 ? 90 : 80;
+}
+
+int fake_current_device(void) { return fake_tls_current ? fake_tls_current->device : -1; }
+
 int fake_device_sm(void) {
-  const char *s = getenv("FAKE_CUDA_CC");
-  return s && *s ? atoi(s) : 90;
+  int d = fake_current_device();
+  return fake_device_sm_of(d < 0 ? 0 : d);
 }
 
 void fake_log(const char *fmt, ...) {
@@ -53,6 +75,11 @@ void fake_log(const char *fmt, ...) {
     if (path && *path) g_log = fopen(path, "a");
   }
   if (g_log) {
+    /* several devices: say whose context the call ran in */
+    if (fake_device_count() > 1) {
+      if (fake_tls_current) fprintf(g_log, "dev%d: ", fake_tls_current->device);
+      else fputs("dev-: ", g_log);
+    }
     va_list ap;
     va_start(ap, fmt);
     vfprintf(g_log, fmt, ap);
@@ -121,20 +148,23 @@ FAKE_EXPORT CUresult cuDriverGetVersion(int *v) {
 
 FAKE_EXPORT CUresult cuDeviceGetCount(int *n) {
   if (!g_initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  *n = fake_failing("zero_devices") ? 0 : 1;
+  *n = fake_failing("zero_devices") ? 0 : fake_device_count();
   return CUDA_SUCCESS;
 }
 
+static int valid_device(CUdevice d) { return d >= 0 && d < fake_device_count(); }
+
 FAKE_EXPORT CUresult cuDeviceGet(CUdevice *d, int ordinal) {
   if (!g_initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (ordinal != 0) return CUDA_ERROR_INVALID_VALUE;
-  *d = 0;
+  if (!valid_device(ordinal)) return CUDA_ERROR_INVALID_DEVICE;
+  *d = ordinal;
   return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice d) {
-  (void)d;
-  snprintf(name, (size_t)len, "Fake GPU sm_%d", fake_device_sm());
+  if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
+  if (d == 0) snprintf(name, (size_t)len, "Fake GPU sm_%d", fake_device_sm_of(0));
+  else snprintf(name, (size_t)len, "Fake GPU %d sm_%d", d, fake_device_sm_of(d));
   return CUDA_SUCCESS;
 }
 
@@ -143,14 +173,25 @@ static int max_threads(void) {
   return s && *s ? atoi(s) : 1024;
 }
 
-static int shared_optin(void) {
-  const char *s = getenv("FAKE_CUDA_SHARED_OPTIN");
-  return s && *s ? atoi(s) : 227 * 1024;
+/* Device 0 is an H100 whatever its FAKE_CUDA_CC says (132 SMs, 80 GiB, 227 KiB of shared
+ * memory per block: FAKE_CUDA_SHARED_OPTIN), the others A100s (108 SMs, 40 GiB, 163 KiB:
+ * FAKE_CUDA_SHARED_OPTIN<i>), so that the runtime's per-device limits show. */
+static int shared_optin_of(int device) {
+  char name[40];
+  if (device == 0) snprintf(name, sizeof name, "FAKE_CUDA_SHARED_OPTIN");
+  else snprintf(name, sizeof name, "FAKE_CUDA_SHARED_OPTIN%d", device);
+  const char *s = getenv(name);
+  return s && *s ? atoi(s) : device == 0 ? 227 * 1024 : 163 * 1024;
+}
+static int shared_optin(void) { /* the current context's device */
+  int d = fake_current_device();
+  return shared_optin_of(d < 0 ? 0 : d);
 }
 enum { DEFAULT_SHARED_PER_BLOCK = 48 * 1024 };
+static int sm_count(CUdevice d) { return d == 0 ? 132 : 108; }
 
 FAKE_EXPORT CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
-  (void)d;
+  if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
   switch (a) {
   case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = max_threads(); break;
   case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
@@ -160,32 +201,47 @@ FAKE_EXPORT CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice
   case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
   case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: *v = 65535; break;
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *v = DEFAULT_SHARED_PER_BLOCK; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = shared_optin(); break;
-  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = fake_device_sm() / 10; break;
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = fake_device_sm() % 10; break;
-  case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *v = 7; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = shared_optin_of(d); break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = sm_count(d); break;
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: *v = 2048; break;
+  case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *v = 32; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: *v = 65536; break;
+  case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *v = 1980000; break;
+  case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: *v = 2619000; break;
+  case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: *v = 5120; break;
+  case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = sm_count(d) == 132 ? 50 << 20 : 40 << 20; break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = fake_device_sm_of(d) / 10; break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = fake_device_sm_of(d) % 10; break;
+  case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *v = 7 + 16 * d; break;
   default: *v = 0; break;
   }
   return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) {
-  (void)d;
-  *bytes = (size_t)80 << 30;
+  if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
+  *bytes = (size_t)(sm_count(d) == 132 ? 80 : 40) << 30;
   return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) {
-  (void)d;
   if (!g_initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  fake_log("cuDevicePrimaryCtxRetain");
-  *ctx = &fake_context;
+  if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
+  char fail[32];
+  snprintf(fail, sizeof fail, "retain%d", d);
+  if (fake_device_count() > 1) fake_log("cuDevicePrimaryCtxRetain device %d", d);
+  else fake_log("cuDevicePrimaryCtxRetain");
+  if (fake_failing(fail)) return CUDA_ERROR_OUT_OF_MEMORY;
+  fake_contexts[d].device = d;
+  *ctx = &fake_contexts[d];
   return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx) {
+  if (ctx && (ctx < fake_contexts || ctx >= fake_contexts + fake_device_count()))
+    return CUDA_ERROR_INVALID_CONTEXT;
   fake_tls_current = ctx;
+  if (fake_device_count() > 1) fake_log("cuCtxSetCurrent");
   return CUDA_SUCCESS;
 }
 
@@ -200,6 +256,7 @@ FAKE_EXPORT CUresult cuCtxSynchronize(void) {
 
 struct CUmod_st {
   const char *image; /* the embedded text: kept alive by the program */
+  CUcontext context; /* the context it was loaded in */
 };
 enum { MAX_PARAMS = 32 };
 struct CUfunc_st {
@@ -208,7 +265,15 @@ struct CUfunc_st {
   int param_size[MAX_PARAMS];
   int static_shared;      /* bytes of the .shared declarations in the entry's body */
   int max_dynamic_shared; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
+  CUcontext context;      /* its module's */
 };
+
+/* A module or function used while another device's context is current. */
+static int foreign(CUcontext owner, const char *call, const char *name) {
+  if (owner == fake_tls_current) return 0;
+  fake_log("%s %s: belongs to device %d's context", call, name, owner->device);
+  return 1;
+}
 
 FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule *mod, const void *image, unsigned n,
                                         CUjit_option *opts, void **vals) {
@@ -243,6 +308,7 @@ FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule *mod, const void *image, unsign
   }
   struct CUmod_st *m = malloc(sizeof *m);
   m->image = text;
+  m->context = fake_tls_current;
   *mod = m;
   return CUDA_SUCCESS;
 }
@@ -276,10 +342,12 @@ FAKE_EXPORT CUresult cuModuleGetFunction(CUfunction *fn, CUmodule mod, const cha
   char pattern[160];
   snprintf(pattern, sizeof pattern, ".entry %s(", name);
   const char *e = strstr(mod->image, pattern);
+  if (foreign(mod->context, "cuModuleGetFunction", name)) return CUDA_ERROR_INVALID_HANDLE;
   fake_log("cuModuleGetFunction %s%s", name, e ? "" : " NOT_FOUND");
   if (!e) return CUDA_ERROR_NOT_FOUND;
   struct CUfunc_st *f = calloc(1, sizeof *f);
   snprintf(f->name, sizeof f->name, "%s", name);
+  f->context = mod->context;
   const char *p = e + strlen(pattern);
   const char *end = strchr(p, ')');
   while (p && p < end && f->num_params < MAX_PARAMS) {
@@ -321,6 +389,7 @@ FAKE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsi
                                     unsigned bx, unsigned by, unsigned bz, unsigned shared,
                                     CUstream stream, void **params, void **extra) {
   NEED_CONTEXT();
+  if (foreign(f->context, "cuLaunchKernel", f->name)) return CUDA_ERROR_INVALID_HANDLE;
   if (extra) return CUDA_ERROR_INVALID_VALUE;
   if (!gx || !gy || !gz || !bx || !by || !bz || bx > 1024 || by > 1024 || bz > 64 ||
       gy > 65535 || gz > 65535 || (unsigned long long)bx * by * bz > (unsigned)max_threads()) {

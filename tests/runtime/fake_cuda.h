@@ -18,16 +18,25 @@ int fake_failing(const char *what);
 int fake_device_sm(void);                  /* FAKE_CUDA_CC, default 90 */
 extern int fake_sticky_error;              /* set by an illegal_address launch */
 
+/* Devices: FAKE_CUDA_DEVICES of them (default 1, at most FAKE_MAX_DEVICES), device i of
+ * compute capability FAKE_CUDA_CC<i> (FAKE_CUDA_CC for device 0; defaults 90 for device 0,
+ * 80 for the others), each with one primary context. */
+enum { FAKE_MAX_DEVICES = 8 };
+int fake_device_count(void);
+int fake_device_sm_of(int device);
+int fake_device_sm(void);     /* of the calling thread's current context (device 0 without) */
+int fake_current_device(void); /* the device of the current context, -1 without one */
+
 struct CUctx_st {
-  int dummy;
+  int device;
 };
-extern struct CUctx_st fake_context;       /* the one (primary) context */
+extern struct CUctx_st fake_contexts[FAKE_MAX_DEVICES]; /* the primary contexts */
 extern __thread CUcontext fake_tls_current;
 
 /* Entry points that need a current context start with this, as the real driver checks. */
 #define NEED_CONTEXT()                                                                         \
   do {                                                                                         \
-    if (fake_tls_current != &fake_context) {                                                   \
+    if (!fake_tls_current) {                                                                   \
       fake_log("%s: no current context on this thread", __func__);                             \
       return CUDA_ERROR_INVALID_CONTEXT;                                                       \
     }                                                                                          \
