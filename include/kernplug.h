@@ -463,6 +463,44 @@ size_t kp_alloc_size(const void *device_ptr);
   kp_copy_to_device_bytes((d), (host), (size_t)(n) * sizeof *(host))
 
 /* ------------------------------------------------------------------------------------------
+ * Host side: streams and events (docs/runtime.md, "Streams and events")
+ *
+ * A stream is a queue of device work: launches (launch(k, b, t, shared, stream)), the
+ * asynchronous copies below, ufunc_stream/gufunc_stream/kp_reduce_stream and event records
+ * run in the order they were issued to one stream; work on different streams may overlap.
+ * NULL is the default stream, which waits for (and is waited for by) the other streams, as
+ * CUDA's legacy default stream. Events mark a point in a stream: wait for it, ask whether it
+ * has passed, time the work between two of them. On the CPU backend everything runs at once,
+ * in call order, so stream order holds trivially and events measure host time.
+ * The names keep their kp_ prefix (stream_create would be too generic a macro); the
+ * asynchronous copies also have short names, next to copy_to_host.
+ * ---------------------------------------------------------------------------------------- */
+
+kp_stream kp_stream_create(void);          /* NULL after an error */
+void kp_stream_destroy(kp_stream stream);  /* queued work still completes; NULL: nothing */
+void kp_stream_synchronize(kp_stream stream); /* waits for the stream's work (NULL: default) */
+
+kp_event kp_event_create(void);            /* timing enabled; NULL after an error */
+void kp_event_destroy(kp_event event);     /* NULL: nothing */
+void kp_event_record(kp_event event, kp_stream stream); /* marks the end of stream's work */
+void kp_event_synchronize(kp_event event); /* waits until the recorded point has passed */
+int kp_event_query(kp_event event);        /* 1 passed (or never recorded), 0 pending, -1 error */
+/* Milliseconds between two recorded events (waits for both first); NaN after an error. */
+float kp_event_elapsed_ms(kp_event start, kp_event end);
+
+/* Copies queued on `stream`; they return at once on a GPU when the host memory is pinned
+ * (pinned_array, kp_register), otherwise CUDA copies synchronously with the host. The host
+ * memory must stay valid until the stream has finished the copy. */
+void kp_copy_to_device_async_bytes(void *device_ptr, const void *host, size_t bytes,
+                                   kp_stream stream);
+void kp_copy_to_host_async_bytes(void *host, const void *device_ptr, size_t bytes,
+                                 kp_stream stream);
+#define kp_copy_to_device_async(d, host, n, stream)                                            \
+  kp_copy_to_device_async_bytes((d), (host), (size_t)(n) * sizeof *(host), (stream))
+#define kp_copy_to_host_async(host, d, n, stream)                                              \
+  kp_copy_to_host_async_bytes((host), (d), (size_t)(n) * sizeof *(host), (stream))
+
+/* ------------------------------------------------------------------------------------------
  * Host side: runtime, devices, errors
  * ---------------------------------------------------------------------------------------- */
 
@@ -795,6 +833,8 @@ void kp_reduce_needs_an_array_of_arithmetic_values(void);
 #define device_array_like(d) kp_device_array_like(d)
 #define copy_to_host(host, d, n) kp_copy_to_host(host, d, n)
 #define copy_to_device(d, host, n) kp_copy_to_device(d, host, n)
+#define copy_to_host_async(host, d, n, stream) kp_copy_to_host_async(host, d, n, stream)
+#define copy_to_device_async(d, host, n, stream) kp_copy_to_device_async(d, host, n, stream)
 #define ufunc(f, n, ...) kp_ufunc(f, n, __VA_ARGS__)
 #define ufunc_stream(stream, f, n, ...) kp_ufunc_stream(stream, f, n, __VA_ARGS__)
 #define gufunc(f, n, ...) kp_gufunc(f, n, __VA_ARGS__)

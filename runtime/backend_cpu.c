@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cpu_backend.h"
+#include "stream.h"
 
 enum {
   KP_CPU_DEFAULT_SHARED = 48 * 1024, /* CUDA's default per-block dynamic shared limit */
@@ -229,6 +230,17 @@ static kp_backend g_cpu = {
     .detect = cpu_detect,
     .device_count = cpu_device_count,
     .occupancy = cpu_occupancy,
+    .stream_create = kp_cpu_stream_create,
+    .stream_destroy = kp_cpu_stream_destroy,
+    .stream_synchronize = kp_cpu_stream_synchronize,
+    .event_create = kp_cpu_event_create,
+    .event_destroy = kp_cpu_event_destroy,
+    .event_record = kp_cpu_event_record,
+    .event_synchronize = kp_cpu_event_synchronize,
+    .event_query = kp_cpu_event_query,
+    .event_elapsed_ms = kp_cpu_event_elapsed_ms,
+    .to_device_async = kp_cpu_to_device_async,
+    .to_host_async = kp_cpu_to_host_async,
     .host_memory = 1,
     .items_per_thread = KP_CPU_ITEMS_PER_THREAD,
 };

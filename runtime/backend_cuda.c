@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cuda_backend.h"
+#include "stream.h"
 
 /* Oldest driver accepted: CUDA 10.0 introduced PTX ISA 6.3, the lowest the plugin emits. */
 enum { KP_MIN_DRIVER_VERSION = 10000, KP_OLDEST_SM = 75 };
@@ -469,6 +470,8 @@ static kp_error allow_dynamic_shared(const kp_kernel_desc *k, cuda_kernel *ck, s
 static kp_error cuda_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {
   kp_error err = kp_cuda_ensure_context("launch");
   if (err) return err;
+  void *stream; /* the CUstream behind cfg->stream (cuda_stream.c) */
+  if ((err = kp_cuda_launch_stream(cfg->stream, k->name, &stream))) return err;
   cuda_kernel *ck;
   if ((err = get_kernel(k, &ck))) return err;
   if ((err = check_shared(k, ck, cfg->shared_bytes))) return err;
@@ -477,7 +480,7 @@ static kp_error cuda_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void
   CUresult r = kp_cu.cuLaunchKernel(ck->fn, (unsigned)cfg->blocks.x, (unsigned)cfg->blocks.y,
                                   (unsigned)cfg->blocks.z, (unsigned)cfg->threads.x,
                                   (unsigned)cfg->threads.y, (unsigned)cfg->threads.z,
-                                  (unsigned)cfg->shared_bytes, (CUstream)cfg->stream, args, NULL);
+                                  (unsigned)cfg->shared_bytes, (CUstream)stream, args, NULL);
   if (r != CUDA_SUCCESS)
     return kp_cuda_fail(r, KP_ERROR_LAUNCH, "cuLaunchKernel",
                      "launch(%s, ...) with blocks (%lld, %lld, %lld), threads (%lld, %lld, %lld), "
@@ -622,4 +625,15 @@ static kp_backend g_cuda = {
     .device_properties = cuda_device_properties,
     .thread_limits = cuda_thread_limits,
     .occupancy = cuda_occupancy,
+    .stream_create = kp_cuda_stream_create,
+    .stream_destroy = kp_cuda_stream_destroy,
+    .stream_synchronize = kp_cuda_stream_synchronize,
+    .event_create = kp_cuda_event_create,
+    .event_destroy = kp_cuda_event_destroy,
+    .event_record = kp_cuda_event_record,
+    .event_synchronize = kp_cuda_event_synchronize,
+    .event_query = kp_cuda_event_query,
+    .event_elapsed_ms = kp_cuda_event_elapsed_ms,
+    .to_device_async = kp_cuda_to_device_async,
+    .to_host_async = kp_cuda_to_host_async,
 };

@@ -16,6 +16,7 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
 /* Dynamic shared bytes a kernel uses at a given block size (for the occupancy calculator). */
 typedef size_t (*CUoccupancyB2DSize)(int block_size);
 
@@ -34,6 +35,7 @@ enum {
   CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
   CUDA_ERROR_INVALID_HANDLE = 400,
   CUDA_ERROR_NOT_FOUND = 500,
+  CUDA_ERROR_NOT_READY = 600,
   CUDA_ERROR_ILLEGAL_ADDRESS = 700,
   CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
   CUDA_ERROR_LAUNCH_TIMEOUT = 702,
@@ -86,6 +88,10 @@ enum {
 };
 typedef int CUjit_option;
 
+/* cuStreamCreate / cuEventCreate flags: a blocking stream (ordered with the legacy default
+ * stream) and an event with timing. */
+enum { CU_STREAM_DEFAULT = 0, CU_EVENT_DEFAULT = 0 };
+
 /* The entry points, with the exported symbol each is loaded from (the _v2 names are the
  * 64-bit ones that cuda.h's macros select). X(name, symbol, parameters); all return CUresult. */
 #define KP_CUDA_DRIVER_FUNCTIONS(X)                                                            \
@@ -121,6 +127,24 @@ typedef int CUjit_option;
   X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", (void *dst, CUdeviceptr src, size_t bytes))         \
   X(cuOccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize",                      \
     (int *min_grid_size, int *block_size, CUfunction fn, CUoccupancyB2DSize dynamic_bytes_of,  \
-     size_t dynamic_bytes, int block_size_limit))
+     size_t dynamic_bytes, int block_size_limit))                                              \
+  KP_CUDA_STREAM_FUNCTIONS(X)
+
+/* Streams and events (cuda_stream.c). cuEventElapsedTime is the original symbol, which every
+ * driver since CUDA 2 exports (the _v2 of CUDA 12.8 only changes how errors are reported). */
+#define KP_CUDA_STREAM_FUNCTIONS(X)                                                            \
+  X(cuStreamCreate, "cuStreamCreate", (CUstream * stream, unsigned flags))                     \
+  X(cuStreamDestroy, "cuStreamDestroy_v2", (CUstream stream))                                  \
+  X(cuStreamSynchronize, "cuStreamSynchronize", (CUstream stream))                             \
+  X(cuEventCreate, "cuEventCreate", (CUevent * event, unsigned flags))                         \
+  X(cuEventDestroy, "cuEventDestroy_v2", (CUevent event))                                      \
+  X(cuEventRecord, "cuEventRecord", (CUevent event, CUstream stream))                          \
+  X(cuEventSynchronize, "cuEventSynchronize", (CUevent event))                                 \
+  X(cuEventQuery, "cuEventQuery", (CUevent event))                                             \
+  X(cuEventElapsedTime, "cuEventElapsedTime", (float *ms, CUevent start, CUevent end))         \
+  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2",                                                 \
+    (CUdeviceptr dst, const void *src, size_t bytes, CUstream stream))                         \
+  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2",                                                 \
+    (void *dst, CUdeviceptr src, size_t bytes, CUstream stream))
 
 #endif /* KP_CUDA_DRIVER_H */

@@ -4,7 +4,8 @@
  * plugin), launch.c (launch() configuration and checks), backend.c (KP_BACKEND choice),
  * backend_cpu.c + pool.c + cpu_block.c + fiber.c + cpu_fault.c + cpu_device.c (the CPU
  * backend, whose shared declarations are in cpu_backend.h), backend_cuda.c (the driver API),
- * memory.c + alloc_table.c (explicit transfers), detect.c (kp_detect). */
+ * memory.c + alloc_table.c (explicit transfers), stream.c + cuda_stream.c + cpu_stream.c
+ * (streams and events, declared in stream.h), detect.c (kp_detect). */
 #ifndef KP_INTERNAL_H
 #define KP_INTERNAL_H
 
@@ -97,6 +98,22 @@ typedef struct kp_backend {
    * occupancy (0 or 1: one). The CPU backend calls the kernel once per GPU thread and
    * amortises that call over several items. */
   int items_per_thread;
+  /* Streams and events (stream.h). stream.c has checked the handles (live, never recorded,
+   * same device) and the copy ranges; a NULL kp_stream is the default stream. event_query
+   * returns 1 (done), 0 (pending) or -1 after reporting an error. */
+  kp_error (*stream_create)(kp_stream s, const char *what);
+  kp_error (*stream_destroy)(kp_stream s, const char *what);
+  kp_error (*stream_synchronize)(kp_stream s, const char *what);
+  kp_error (*event_create)(kp_event e, const char *what);
+  kp_error (*event_destroy)(kp_event e, const char *what);
+  kp_error (*event_record)(kp_event e, kp_stream s, const char *what);
+  kp_error (*event_synchronize)(kp_event e, const char *what);
+  int (*event_query)(kp_event e, const char *what);
+  kp_error (*event_elapsed_ms)(kp_event start, kp_event end, float *ms, const char *what);
+  kp_error (*to_device_async)(void *dst, const void *src, size_t bytes, kp_stream s,
+                              const char *what);
+  kp_error (*to_host_async)(void *dst, const void *src, size_t bytes, kp_stream s,
+                            const char *what);
 } kp_backend;
 
 /* The backend in use, chosen once (KP_BACKEND) on first use. NULL after reporting an error

@@ -11,6 +11,7 @@
 
 #include "kp_internal.h"
 #include "registry.h"
+#include "stream.h"
 
 typedef struct pending_launch {
   bool pending;
@@ -154,5 +155,6 @@ KP_EXPORT void __kp_launch(kp_kernel_desc *kernel, void **args) {
     return;
   }
   if (check_shared(kernel, lim, owner, cfg.shared_bytes)) return;
+  if (kp_stream_check(cfg.stream, "launch(%s, ...)", kernel->name)) return;
   be->launch(kernel, &cfg, args);
 }

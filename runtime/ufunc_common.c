@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "registry.h"
+#include "stream.h"
 #include "ufunc_common.h"
 
 /* ---- element types ----------------------------------------------------------------------- */
@@ -121,6 +122,9 @@ kp_error kp_launch_generated(kp_kernel_desc *k, kp_extent blocks, kp_extent thre
                              kp_stream stream, void **args, const char *what) {
   const kp_backend *be = kp_backend_get();
   if (!be) return KP_ERROR_NO_DEVICE; /* kp_backend_get reported why */
+  /* The stream goes to the backend as is (the CUDA backend launches on its CUstream). */
+  kp_error err = kp_stream_check(stream, "%s", what);
+  if (err) return err;
   const long long b[3] = {blocks.x, blocks.y, blocks.z}, t[3] = {threads.x, threads.y, threads.z};
   static const char axis[3] = {'x', 'y', 'z'};
   for (int a = 0; a < 3; a++) {

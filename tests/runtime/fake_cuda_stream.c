@@ -1,0 +1,153 @@
+/* fake_cuda_stream.c — the fake driver's streams, events and asynchronous copies.
+ *
+ * Nothing is queued: copies happen at once (after the same pointer checks as the synchronous
+ * ones), synchronizing returns the sticky error of a failed launch like cuCtxSynchronize.
+ * Handles are never freed, only marked dead, so that a destroyed or unknown handle is
+ * CUDA_ERROR_INVALID_HANDLE rather than a crash. Each cuEventRecord takes the next tick of a
+ * counter and cuEventElapsedTime answers 0.25 ms per tick between the two records, so tests
+ * see deterministic times. Every call is logged with its handles ("cuEventRecord 0x.. stream=
+ * 0x.."), so tests can follow a handle from its creation to the launches and copies that use
+ * it. FAKE_CUDA_FAIL=stream_create / event_create fail creation with
+ * CUDA_ERROR_OUT_OF_MEMORY; FAKE_CUDA_FAIL=event_pending makes cuEventQuery answer
+ * CUDA_ERROR_NOT_READY. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_cuda.h"
+
+enum { FAKE_LIVE = 0x11fe, FAKE_DEAD = 0xdead };
+
+struct CUstream_st {
+  int state;
+};
+struct CUevent_st {
+  int state;
+  int recorded;
+  long long tick;
+};
+
+static long long g_tick; /* under fake_lock */
+
+static int stream_ok(CUstream s) { return !s || s->state == FAKE_LIVE; } /* NULL: default */
+static int event_ok(CUevent e) { return e && e->state == FAKE_LIVE; }
+
+FAKE_EXPORT CUresult cuStreamCreate(CUstream *out, unsigned flags) {
+  NEED_CONTEXT();
+  if (fake_failing("stream_create")) {
+    fake_log("cuStreamCreate flags=%u -> CUDA_ERROR_OUT_OF_MEMORY", flags);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  CUstream s = calloc(1, sizeof *s);
+  if (!s) return CUDA_ERROR_OUT_OF_MEMORY;
+  s->state = FAKE_LIVE;
+  *out = s;
+  fake_log("cuStreamCreate flags=%u -> %p", flags, (void *)s);
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuStreamDestroy_v2(CUstream s) {
+  NEED_CONTEXT();
+  int ok = s && s->state == FAKE_LIVE;
+  fake_log("cuStreamDestroy %p%s", (void *)s, ok ? "" : " INVALID");
+  if (!ok) return CUDA_ERROR_INVALID_HANDLE;
+  s->state = FAKE_DEAD;
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuStreamSynchronize(CUstream s) {
+  NEED_CONTEXT();
+  fake_log("cuStreamSynchronize %p%s", (void *)s, stream_ok(s) ? "" : " INVALID");
+  if (!stream_ok(s)) return CUDA_ERROR_INVALID_HANDLE;
+  return fake_sticky_error;
+}
+
+FAKE_EXPORT CUresult cuEventCreate(CUevent *out, unsigned flags) {
+  NEED_CONTEXT();
+  if (fake_failing("event_create")) {
+    fake_log("cuEventCreate flags=%u -> CUDA_ERROR_OUT_OF_MEMORY", flags);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  CUevent e = calloc(1, sizeof *e);
+  if (!e) return CUDA_ERROR_OUT_OF_MEMORY;
+  e->state = FAKE_LIVE;
+  *out = e;
+  fake_log("cuEventCreate flags=%u -> %p", flags, (void *)e);
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuEventDestroy_v2(CUevent e) {
+  NEED_CONTEXT();
+  int ok = event_ok(e);
+  fake_log("cuEventDestroy %p%s", (void *)e, ok ? "" : " INVALID");
+  if (!ok) return CUDA_ERROR_INVALID_HANDLE;
+  e->state = FAKE_DEAD;
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuEventRecord(CUevent e, CUstream s) {
+  NEED_CONTEXT();
+  int ok = event_ok(e) && stream_ok(s);
+  if (ok) {
+    pthread_mutex_lock(&fake_lock);
+    e->tick = ++g_tick;
+    e->recorded = 1;
+    pthread_mutex_unlock(&fake_lock);
+  }
+  fake_log("cuEventRecord %p stream=%p%s", (void *)e, (void *)s, ok ? "" : " INVALID");
+  return ok ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+FAKE_EXPORT CUresult cuEventSynchronize(CUevent e) {
+  NEED_CONTEXT();
+  fake_log("cuEventSynchronize %p%s", (void *)e, event_ok(e) ? "" : " INVALID");
+  if (!event_ok(e)) return CUDA_ERROR_INVALID_HANDLE;
+  return fake_sticky_error;
+}
+
+FAKE_EXPORT CUresult cuEventQuery(CUevent e) {
+  NEED_CONTEXT();
+  fake_log("cuEventQuery %p%s", (void *)e, event_ok(e) ? "" : " INVALID");
+  if (!event_ok(e)) return CUDA_ERROR_INVALID_HANDLE;
+  if (fake_failing("event_pending")) return CUDA_ERROR_NOT_READY;
+  return fake_sticky_error;
+}
+
+FAKE_EXPORT CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end) {
+  NEED_CONTEXT();
+  if (!event_ok(start) || !event_ok(end) || !start->recorded || !end->recorded) {
+    fake_log("cuEventElapsedTime %p %p INVALID", (void *)start, (void *)end);
+    return CUDA_ERROR_INVALID_HANDLE;
+  }
+  pthread_mutex_lock(&fake_lock);
+  *ms = (float)(end->tick - start->tick) * 0.25f;
+  pthread_mutex_unlock(&fake_lock);
+  fake_log("cuEventElapsedTime %p %p -> %.2f", (void *)start, (void *)end, (double)*ms);
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t bytes,
+                                          CUstream s) {
+  NEED_CONTEXT();
+  pthread_mutex_lock(&fake_lock);
+  int ok = fake_find_alloc(dst, bytes) >= 0 && stream_ok(s);
+  pthread_mutex_unlock(&fake_lock);
+  fake_log("cuMemcpyHtoDAsync 0x%llx %zu stream=%p%s", dst, bytes, (void *)s,
+           ok ? "" : " INVALID");
+  if (!ok) return CUDA_ERROR_INVALID_VALUE;
+  memcpy((void *)(uintptr_t)dst, src, bytes);
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t bytes, CUstream s) {
+  NEED_CONTEXT();
+  if (fake_sticky_error) return fake_sticky_error;
+  pthread_mutex_lock(&fake_lock);
+  int ok = fake_find_alloc(src, bytes) >= 0 && stream_ok(s);
+  pthread_mutex_unlock(&fake_lock);
+  fake_log("cuMemcpyDtoHAsync 0x%llx %zu stream=%p%s", src, bytes, (void *)s,
+           ok ? "" : " INVALID");
+  if (!ok) return CUDA_ERROR_INVALID_VALUE;
+  memcpy(dst, (const void *)(uintptr_t)src, bytes);
+  return CUDA_SUCCESS;
+}
