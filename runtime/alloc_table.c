@@ -1,81 +1,137 @@
-/* alloc_table.c — every live allocation made through kp_* on the active backend.
+/* alloc_table.c — every live allocation made (or host range registered) through kp_*.
  *
  * Both backends use it: it is what makes freeing twice, freeing or copying an unknown
  * pointer, and copying past the end of an allocation errors instead of memory corruption
- * (on the CPU) or a late, anonymous CUDA_ERROR_INVALID_VALUE (on the GPU). A sorted array
- * answers "which allocation contains p?" by binary search, which interior pointers
- * (d + offset) need; programs hold few allocations, so the O(n) insert does not matter. */
+ * (on the CPU) or a late, anonymous CUDA_ERROR_INVALID_VALUE (on the GPU), and it is how a
+ * launch tells a device array from a pinned host array from a host pointer it cannot size
+ * (transfers.c). A sorted array answers "which allocation contains p?" by binary search,
+ * which interior pointers (d + offset) need. Launches only read it, under a shared lock, so
+ * launches from many host threads do not serialise here; programs hold few allocations, so
+ * the O(n) insert does not matter. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kp_internal.h"
 
-typedef struct entry {
-  uintptr_t start;
-  size_t bytes;
-} entry;
-
-static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static entry *g_entries;
+static pthread_rwlock_t g_lock = PTHREAD_RWLOCK_INITIALIZER;
+static kp_alloc_info *g_entries;
 static size_t g_count, g_capacity;
+static unsigned long long g_next_id = 1;
 
 /* Index of the first entry whose start is > p. */
 static size_t upper_bound(uintptr_t p) {
   size_t lo = 0, hi = g_count;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (g_entries[mid].start <= p) lo = mid + 1;
+    if ((uintptr_t)g_entries[mid].start <= p) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-void kp_alloc_table_insert(void *ptr, size_t bytes) {
-  pthread_mutex_lock(&g_lock);
+/* Whether entry e contains p. A zero-byte allocation still owns its start address. */
+static int contains(const kp_alloc_info *e, uintptr_t p) {
+  uintptr_t s = (uintptr_t)e->start;
+  return p == s || (p > s && p - s < e->bytes);
+}
+
+int kp_alloc_table_insert(const kp_alloc_info *info) {
+  pthread_rwlock_wrlock(&g_lock);
   if (g_count == g_capacity) {
     size_t cap = g_capacity ? g_capacity * 2 : 64;
-    entry *e = realloc(g_entries, cap * sizeof *e);
+    kp_alloc_info *e = realloc(g_entries, cap * sizeof *e);
     if (!e) {
-      /* Untracked memory still works for kernels; only the checks are lost. */
-      pthread_mutex_unlock(&g_lock);
-      return;
+      pthread_rwlock_unlock(&g_lock);
+      return 1;
     }
     g_entries = e;
     g_capacity = cap;
   }
-  size_t i = upper_bound((uintptr_t)ptr);
+  size_t i = upper_bound((uintptr_t)info->start);
   memmove(&g_entries[i + 1], &g_entries[i], (g_count - i) * sizeof *g_entries);
-  g_entries[i] = (entry){(uintptr_t)ptr, bytes};
+  g_entries[i] = *info;
+  g_entries[i].id = g_next_id++;
   g_count++;
-  pthread_mutex_unlock(&g_lock);
+  pthread_rwlock_unlock(&g_lock);
+  return 0;
 }
 
-int kp_alloc_table_remove(void *ptr) {
-  pthread_mutex_lock(&g_lock);
+int kp_alloc_table_remove(const void *ptr, kp_alloc_info *out) {
+  pthread_rwlock_wrlock(&g_lock);
   size_t i = upper_bound((uintptr_t)ptr);
-  int found = i > 0 && g_entries[i - 1].start == (uintptr_t)ptr;
+  int found = i > 0 && g_entries[i - 1].start == ptr;
   if (found) {
+    if (out) *out = g_entries[i - 1];
     memmove(&g_entries[i - 1], &g_entries[i], (g_count - i) * sizeof *g_entries);
     g_count--;
   }
-  pthread_mutex_unlock(&g_lock);
+  pthread_rwlock_unlock(&g_lock);
+  return found;
+}
+
+int kp_alloc_table_lookup(const void *ptr, kp_alloc_info *out) {
+  pthread_rwlock_rdlock(&g_lock);
+  size_t i = upper_bound((uintptr_t)ptr);
+  int found = i > 0 && contains(&g_entries[i - 1], (uintptr_t)ptr);
+  if (found) *out = g_entries[i - 1];
+  pthread_rwlock_unlock(&g_lock);
+  return found;
+}
+
+int kp_alloc_table_overlap(const void *ptr, size_t bytes, kp_alloc_info *out) {
+  uintptr_t lo = (uintptr_t)ptr, hi = lo + (bytes ? bytes : 1);
+  if (hi < lo) hi = UINTPTR_MAX; /* wrapped: everything above ptr */
+  pthread_rwlock_rdlock(&g_lock);
+  /* The last entry starting at or below lo may reach into the range; after it, the first
+   * entry starting below hi does. */
+  size_t i = upper_bound(lo);
+  int found = 0;
+  if (i > 0 && contains(&g_entries[i - 1], lo)) {
+    *out = g_entries[i - 1];
+    found = 1;
+  } else if (i < g_count && (uintptr_t)g_entries[i].start < hi) {
+    *out = g_entries[i];
+    found = 1;
+  }
+  pthread_rwlock_unlock(&g_lock);
   return found;
 }
 
 int kp_alloc_table_find(const void *ptr, void **start, size_t *bytes) {
-  pthread_mutex_lock(&g_lock);
-  size_t i = upper_bound((uintptr_t)ptr);
-  int found = 0;
-  if (i > 0) {
-    entry e = g_entries[i - 1];
-    /* A zero-byte allocation still owns its start address. */
-    if ((uintptr_t)ptr == e.start || (uintptr_t)ptr - e.start < e.bytes) {
-      *start = (void *)e.start;
-      *bytes = e.bytes;
-      found = 1;
-    }
+  kp_alloc_info e;
+  if (!kp_alloc_table_lookup(ptr, &e)) return 0;
+  if (e.kind != KP_MEMORY_DEVICE && e.kind != KP_MEMORY_MANAGED) return 0;
+  *start = e.start;
+  *bytes = e.bytes;
+  return 1;
+}
+
+static int by_id(const void *a, const void *b) {
+  unsigned long long x = ((const kp_alloc_info *)a)->id, y = ((const kp_alloc_info *)b)->id;
+  return (x > y) - (x < y);
+}
+
+size_t kp_alloc_table_report_leaks(void) {
+  pthread_rwlock_rdlock(&g_lock);
+  size_t n = g_count, total = 0;
+  kp_alloc_info *copy = n ? malloc(n * sizeof *copy) : NULL;
+  if (copy) memcpy(copy, g_entries, n * sizeof *copy);
+  pthread_rwlock_unlock(&g_lock);
+  const kp_alloc_info *list = copy ? copy : g_entries; /* at exit nothing else runs */
+  if (copy) qsort(copy, n, sizeof *copy, by_id); /* in allocation order */
+  for (size_t i = 0; i < n; i++) total += list[i].bytes;
+  if (!n) {
+    fprintf(stderr, "kernplug: KP_DEBUG=leaks: every allocation was freed\n");
+    return 0;
   }
-  pthread_mutex_unlock(&g_lock);
-  return found;
+  fprintf(stderr, "kernplug: KP_DEBUG=leaks: %zu allocation%s (%zu bytes) never freed:\n", n,
+          n == 1 ? "" : "s", total);
+  for (size_t i = 0; i < n; i++)
+    fprintf(stderr, "kernplug:   #%llu %s, %zu bytes at %p (device %d), from %s\n", list[i].id,
+            kp_memory_kind_name(list[i].kind), list[i].bytes, list[i].start, list[i].device,
+            list[i].what ? list[i].what : "?");
+  free(copy);
+  return n;
 }

@@ -161,13 +161,22 @@ static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void 
   return KP_SUCCESS;
 }
 
+/* Memory: every kind is host memory here. Device arrays are separate allocations and every
+ * transfer a real copy (transfers.c copies pinned and registered arrays into a temporary
+ * device array around a launch, as on a GPU), so that a program behaves as it does there. */
 static kp_error cpu_alloc(size_t bytes, void **out, const char *what) {
   size_t rounded = (bytes + KP_CPU_ALLOC_ALIGN - 1) / KP_CPU_ALLOC_ALIGN * KP_CPU_ALLOC_ALIGN;
   if (rounded == 0) rounded = KP_CPU_ALLOC_ALIGN; /* a unique pointer even for 0 bytes */
   void *p = rounded >= bytes ? aligned_alloc(KP_CPU_ALLOC_ALIGN, rounded) : NULL;
-  if (!p)
-    return kp_fail(KP_ERROR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes on the CPU backend",
-                   what, bytes);
+  if (!p) {
+    long page = sysconf(_SC_PAGESIZE), avail = sysconf(_SC_AVPHYS_PAGES),
+         total = sysconf(_SC_PHYS_PAGES);
+    return kp_fail(KP_ERROR_OUT_OF_MEMORY,
+                   "%s: allocating %zu bytes on the CPU backend: out of memory (%zu bytes free "
+                   "of %zu)",
+                   what, bytes, avail > 0 && page > 0 ? (size_t)avail * (size_t)page : 0,
+                   total > 0 && page > 0 ? (size_t)total * (size_t)page : 0);
+  }
   *out = p;
   return KP_SUCCESS;
 }
@@ -175,6 +184,28 @@ static kp_error cpu_alloc(size_t bytes, void **out, const char *what) {
 static kp_error cpu_release(void *p, const char *what) {
   (void)what;
   free(p);
+  return KP_SUCCESS;
+}
+
+static kp_error cpu_alloc_kind(kp_memory_kind kind, size_t bytes, void **out, int *device,
+                               const char *what) {
+  (void)kind; /* device, managed and pinned are all aligned host memory */
+  *device = 0;
+  return cpu_alloc(bytes, out, what);
+}
+
+static kp_error cpu_release_kind(kp_memory_kind kind, int device, void *p, const char *what) {
+  (void)kind, (void)device;
+  return cpu_release(p, what);
+}
+
+/* Nothing to lock: the table entry memory.c makes is what registration means here. */
+static kp_error cpu_register_host(void *p, size_t bytes, const char *what) {
+  (void)p, (void)bytes, (void)what;
+  return KP_SUCCESS;
+}
+static kp_error cpu_unregister_host(void *p, const char *what) {
+  (void)p, (void)what;
   return KP_SUCCESS;
 }
 
@@ -224,6 +255,10 @@ static kp_backend g_cpu = {
     .launch = cpu_launch,
     .alloc = cpu_alloc,
     .release = cpu_release,
+    .alloc_kind = cpu_alloc_kind,
+    .release_kind = cpu_release_kind,
+    .register_host = cpu_register_host,
+    .unregister_host = cpu_unregister_host,
     .to_device = cpu_copy,
     .to_host = cpu_copy,
     .synchronize = cpu_synchronize,

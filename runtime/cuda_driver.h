@@ -125,6 +125,7 @@ enum { CU_STREAM_DEFAULT = 0, CU_EVENT_DEFAULT = 0 };
   X(cuMemFree, "cuMemFree_v2", (CUdeviceptr dptr))                                             \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", (CUdeviceptr dst, const void *src, size_t bytes))         \
   X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", (void *dst, CUdeviceptr src, size_t bytes))         \
+  KP_CUDA_MEMORY_FUNCTIONS(X)                                                                  \
   X(cuOccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize",                      \
     (int *min_grid_size, int *block_size, CUfunction fn, CUoccupancyB2DSize dynamic_bytes_of,  \
      size_t dynamic_bytes, int block_size_limit))                                              \
@@ -146,5 +147,40 @@ enum { CU_STREAM_DEFAULT = 0, CU_EVENT_DEFAULT = 0 };
     (CUdeviceptr dst, const void *src, size_t bytes, CUstream stream))                         \
   X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2",                                                 \
     (void *dst, CUdeviceptr src, size_t bytes, CUstream stream))
+
+/* Memory kinds (cuda_memory.c): managed, pinned and registered host memory, free memory for
+ * out-of-memory messages, and what a pointer the runtime does not know is. */
+typedef struct CUmemPoolHandle_st *CUmemoryPool;
+enum { CU_MEM_ATTACH_GLOBAL = 1 };                             /* cuMemAllocManaged */
+enum { CU_MEMHOSTALLOC_PORTABLE = 1, CU_MEMHOSTALLOC_DEVICEMAP = 2 }; /* cuMemHostAlloc */
+enum { CU_MEMHOSTREGISTER_PORTABLE = 1 };                      /* cuMemHostRegister */
+enum { CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712 };
+/* CUpointer_attribute and CUmemorytype (cuPointerGetAttribute) */
+enum { CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2, CU_POINTER_ATTRIBUTE_IS_MANAGED = 8 };
+enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYPE_UNIFIED = 4 };
+typedef int CUpointer_attribute;
+/* CUmemPool_attribute: bytes a pool keeps across synchronisations (value: cuuint64_t) */
+enum { CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4 };
+typedef int CUmemPool_attribute;
+
+#define KP_CUDA_MEMORY_FUNCTIONS(X)                                                            \
+  X(cuMemAllocManaged, "cuMemAllocManaged", (CUdeviceptr * dptr, size_t bytes, unsigned flags)) \
+  X(cuMemHostAlloc, "cuMemHostAlloc", (void **p, size_t bytes, unsigned flags))                \
+  X(cuMemFreeHost, "cuMemFreeHost", (void *p))                                                 \
+  X(cuMemHostRegister, "cuMemHostRegister_v2", (void *p, size_t bytes, unsigned flags))        \
+  X(cuMemHostUnregister, "cuMemHostUnregister", (void *p))                                     \
+  X(cuMemGetInfo, "cuMemGetInfo_v2", (size_t * free_bytes, size_t * total_bytes))              \
+  X(cuPointerGetAttribute, "cuPointerGetAttribute",                                            \
+    (void *data, CUpointer_attribute attribute, CUdeviceptr ptr))
+
+/* The stream-ordered allocator (CUDA 11.2+), loaded when the driver has it: cuda_memory.c
+ * falls back to cuMemAlloc/cuMemFree without it, so it is not in the list above. */
+#define KP_CUDA_POOL_FUNCTIONS(X)                                                              \
+  X(cuMemAllocAsync, "cuMemAllocAsync", (CUdeviceptr * dptr, size_t bytes, CUstream stream))   \
+  X(cuMemFreeAsync, "cuMemFreeAsync", (CUdeviceptr dptr, CUstream stream))                     \
+  X(cuDeviceGetDefaultMemPool, "cuDeviceGetDefaultMemPool", (CUmemoryPool * pool, CUdevice dev)) \
+  X(cuMemPoolSetAttribute, "cuMemPoolSetAttribute",                                            \
+    (CUmemoryPool pool, CUmemPool_attribute attribute, void *value))                           \
+  X(cuMemPoolTrimTo, "cuMemPoolTrimTo", (CUmemoryPool pool, size_t keep_bytes))
 
 #endif /* KP_CUDA_DRIVER_H */

@@ -71,8 +71,23 @@ typedef struct kp_backend {
   const char *limits_owner; /* "the CPU backend", "device 0 (NVIDIA H100)": for messages */
   kp_limits limits;
   kp_error (*launch)(kp_kernel_desc *kernel, const kp_launch_config *cfg, void **args);
+  /* Memory (docs/memory.md). alloc/release: device memory on the calling thread's device,
+   * also for the runtime's temporaries (staging, reduce, automatic transfers); from the
+   * stream-ordered pool where the driver has one. */
   kp_error (*alloc)(size_t bytes, void **out, const char *what);
   kp_error (*release)(void *ptr, const char *what);
+  /* Memory of a kind (DEVICE, MANAGED or PINNED) on the calling thread's device, which is
+   * stored in *device; release_kind frees it on that device. */
+  kp_error (*alloc_kind)(kp_memory_kind kind, size_t bytes, void **out, int *device,
+                         const char *what);
+  kp_error (*release_kind)(kp_memory_kind kind, int device, void *ptr, const char *what);
+  /* Page-locks existing host memory (kp_register) and undoes it. */
+  kp_error (*register_host)(void *ptr, size_t bytes, const char *what);
+  kp_error (*unregister_host)(void *ptr, const char *what);
+  /* Whether ptr, unknown to the allocation table, is device or managed memory that other code
+   * allocated (the CUDA driver knows; the CPU backend has none). NULL: never. */
+  int (*is_foreign_device_memory)(const void *ptr);
+  /* Copies between host memory and device or managed memory (on the allocation's device). */
   kp_error (*to_device)(void *dst, const void *src, size_t bytes, const char *what);
   kp_error (*to_host)(void *dst, const void *src, size_t bytes, const char *what);
   kp_error (*synchronize)(const char *what);
@@ -139,14 +154,39 @@ const kp_backend *kp_cuda_backend_init(char *why, size_t why_size);
 long long kp_env_positive(const char *name, long long fallback, long long max, char *why,
                           size_t why_size);
 
-/* ---- memory (alloc_table.c) -------------------------------------------------------------- */
+/* ---- memory (alloc_table.c, memory.c, transfers.c) -------------------------------------- */
 
-/* The allocations made through kp_* on the active backend: start pointer → size. */
-void kp_alloc_table_insert(void *ptr, size_t bytes);
-/* Removes ptr if it starts an allocation; returns 1 if it did, 0 if unknown. */
-int kp_alloc_table_remove(void *ptr);
-/* Finds the allocation containing ptr; returns 1 and its start and size, or 0. */
+/* One live allocation made (or host range registered) through kp_*. */
+typedef struct kp_alloc_info {
+  void *start;
+  size_t bytes;
+  kp_memory_kind kind;
+  int device;            /* the CUDA device it belongs to (0 on the CPU backend) */
+  const char *what;      /* the call that made it ("to_device"), for KP_DEBUG=leaks */
+  unsigned long long id; /* allocation number, in order, for KP_DEBUG=leaks */
+} kp_alloc_info;
+
+/* Adds an allocation (id is assigned); returns 0, or nonzero when the table cannot grow. */
+int kp_alloc_table_insert(const kp_alloc_info *info);
+/* Removes the allocation that starts at ptr; returns 1 and its info if there was one. */
+int kp_alloc_table_remove(const void *ptr, kp_alloc_info *out);
+/* The allocation (any kind) containing ptr: returns 1 and fills *out, or 0. Cheap (a shared
+ * lock and a binary search): the launch path calls it once per pointer argument. */
+int kp_alloc_table_lookup(const void *ptr, kp_alloc_info *out);
+/* The first allocation overlapping [ptr, ptr + bytes): returns 1 and fills *out, or 0. */
+int kp_alloc_table_overlap(const void *ptr, size_t bytes, kp_alloc_info *out);
+/* Finds the device-side allocation (device or managed) containing ptr; returns 1 and its
+ * start and size, or 0 (also for pinned and registered host memory, which is host memory). */
 int kp_alloc_table_find(const void *ptr, void **start, size_t *bytes);
+/* Prints the live allocations to stderr (KP_DEBUG=leaks at exit); returns how many. */
+size_t kp_alloc_table_report_leaks(void);
+/* Whether ptr started an allocation that was freed recently (for "freed twice" messages). */
+int kp_memory_was_freed(const void *ptr);
+
+/* Launches through the backend, moving pinned and registered host arrays to the device and
+ * back around the launch (transfers.c); refuses host pointers the runtime cannot size. */
+kp_error kp_launch_with_transfers(const kp_backend *be, kp_kernel_desc *kernel,
+                                  const kp_launch_config *cfg, void **args);
 
 /* The name of the last kernel launched on any host thread (for asynchronous CUDA errors). */
 const char *kp_last_launched_kernel(void);

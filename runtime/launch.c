@@ -156,5 +156,5 @@ KP_EXPORT void __kp_launch(kp_kernel_desc *kernel, void **args) {
   }
   if (check_shared(kernel, lim, owner, cfg.shared_bytes)) return;
   if (kp_stream_check(cfg.stream, "launch(%s, ...)", kernel->name)) return;
-  be->launch(kernel, &cfg, args);
+  kp_launch_with_transfers(be, kernel, &cfg, args);
 }

@@ -33,7 +33,7 @@ if(TARGET fake_cuda)
       FAKE_CUDA_LOG=/dev/stderr)
   kp_kernel_expect(gufunc_fake_cuda_staged gufunc_errors_expect EXPECT success ARGS staged
     ENV ${gu_fake} STDOUT "gufunc_errors staged: finished"
-    STDERR "cuMemAlloc 80 -> " "cuMemAlloc 40 -> " "cuModuleGetFunction __kp_guvec_l2_norm\n"
+    STDERR "cuMemAllocAsync 80 stream=(nil) -> " "cuMemAllocAsync 40 stream=(nil) -> " "cuModuleGetFunction __kp_guvec_l2_norm\n"
            "cuLaunchKernel __kp_guvec_l2_norm grid=1,1,1 block=32,1,1 shared=0 stream=(nil) params=0xa,0x"
            ",0x2\n" "cuMemcpyDtoH 0x")
   kp_kernel_expect(gufunc_fake_cuda_large gufunc_errors_expect EXPECT success ARGS large

@@ -44,9 +44,11 @@ extern __thread CUcontext fake_tls_current;
 
 /* Live device allocations (fake_cuda_memory.c); take fake_lock around uses. */
 enum { FAKE_MAX_ALLOCS = 4096 };
+enum { FAKE_PLAIN = 0, FAKE_POOLED = 1, FAKE_MANAGED = 2 }; /* how it was allocated */
 struct fake_alloc {
   char *p;
   size_t n;
+  int how;
 };
 extern struct fake_alloc fake_allocs[FAKE_MAX_ALLOCS];
 /* The slot whose allocation holds [d, d + bytes), or -1. */

@@ -118,7 +118,7 @@ int main(int argc, char **argv) {
   float *d2 = device_array(float, 1000);
   CHECK_NO_ERROR();
   char line[256];
-  snprintf(line, sizeof line, "cuMemAlloc 4000 -> %p", (void *)d);
+  snprintf(line, sizeof line, "cuMemAllocAsync 4000 stream=(nil) -> %p", (void *)d); /* pool */
   CHECK_LOG_COUNT(line, 1);
   snprintf(line, sizeof line, "cuMemcpyHtoD %p 4000\n", (void *)d);
   CHECK_LOG_COUNT(line, 1);
@@ -215,9 +215,9 @@ int main(int argc, char **argv) {
   kp_free(d2);
   CHECK_ERROR(KP_ERROR_INVALID_VALUE, "was freed twice");
   kp_free(out);
-  CHECK_ERROR(KP_ERROR_INVALID_VALUE, "is not a device array");
+  CHECK_ERROR(KP_ERROR_INVALID_VALUE, "is not an array kernplug allocated");
   CHECK_LOG_COUNT("INVALID", 0);
-  snprintf(line, sizeof line, "cuMemFree %p\n", (void *)d2);
+  snprintf(line, sizeof line, "cuMemFreeAsync %p stream=(nil)\n", (void *)d2);
   CHECK_LOG_COUNT(line, 1);
   kp_free(d);
   kp_free(dd);
