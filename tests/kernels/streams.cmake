@@ -29,12 +29,18 @@ kp_kernel_expect(streams_return_mode streams_errors_expect EXPECT success ARGS r
 # The CUDA path on the fake driver of tests/runtime (no GPU; it runs no kernels): the program
 # reads the driver's log and checks that launches, ufunc_stream, asynchronous copies and event
 # records carried the CUstream of their stream (the default stream: NULL), that no synchronous
-# copy was used, and the fake's deterministic event times. Then the driver's own errors.
+# copy was used, and the fake's deterministic event times; with two fake GPUs, that streams
+# and events work in their own device's context and that mixing devices is stopped. Then the
+# driver's own errors.
 if(TARGET fake_cuda)
   set(st_fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1")
   kp_kernel_expect(streams_fake_cuda streams_errors_expect EXPECT success ARGS fake
     ENV ${st_fake} FAKE_CUDA_LOG=${CMAKE_CURRENT_BINARY_DIR}/streams_fake_cuda.log
     STDOUT "streams_errors fake: finished")
+  kp_kernel_expect(streams_fake_cuda_two_devices streams_errors_expect EXPECT success
+    ARGS fake_two_devices ENV ${st_fake} FAKE_CUDA_DEVICES=2
+    FAKE_CUDA_LOG=${CMAKE_CURRENT_BINARY_DIR}/streams_fake_cuda_two_devices.log
+    STDOUT "streams_errors fake_two_devices: finished")
   kp_kernel_expect(streams_fake_cuda_event_pending streams_errors_expect EXPECT success
     ARGS fake_event_pending ENV ${st_fake} FAKE_CUDA_FAIL=event_pending
     STDOUT "streams_errors fake_event_pending: finished")

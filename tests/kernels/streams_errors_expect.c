@@ -134,6 +134,60 @@ static void fake_driver(void) {
   KT_CHECK(!strstr(log, "INVALID"), "the driver saw an invalid handle or pointer:\n%s", log);
 }
 
+/* Two fake GPUs: a stream and an event belong to the device selected when they were made; work
+ * on them runs in that device's context whichever device the thread has selected since, and
+ * mixing devices is an error naming both. */
+static void fake_two_devices(void) {
+  kp_set_error_mode(KP_ERRORS_RETURN);
+  kp_select_device(1);
+  kp_stream s1 = kp_stream_create();
+  kp_event e1 = kp_event_create();
+  float *d1 = device_array(float, N);
+  kp_select_device(0);
+  kp_event e0 = kp_event_create();
+  CHECK_NO_ERROR();
+
+  copy_to_device_async(d1, g_host, N, s1); /* in device 1's context */
+  kp_event_record(e1, s1);
+  copy_to_host_async(g_host, d1, N, s1);
+  kp_stream_synchronize(s1);
+  kp_event_synchronize(e1);
+  KT_CHECK(kp_event_query(e1) == 1, "query");
+  CHECK_NO_ERROR();
+
+  kp_event_record(e0, s1);
+  CHECK_ERROR(KP_ERROR_INVALID_VALUE, "kp_event_record(event 2, stream 1): event 2 belongs to "
+                                      "device 0 and stream 1 to device 1");
+  launch(add_const, 1, 128, 0, s1)(d1, 1.0f, N);
+  CHECK_ERROR(KP_ERROR_INVALID_VALUE,
+              "launch(add_const, ...): stream 1 belongs to CUDA device 1 (Fake GPU 1 sm_80, "
+              "sm_80), but this thread launches on CUDA device 0 (Fake GPU sm_90, sm_90)");
+  kp_event_record(e1, NULL);
+  CHECK_ERROR(KP_ERROR_INVALID_VALUE, "kp_event_record(event 1, the default stream): event 1 "
+                                      "belongs to CUDA device 1 (Fake GPU 1 sm_80, sm_80), but "
+                                      "this thread's default stream is on CUDA device 0");
+  kp_event_record(e0, NULL);
+  KT_CHECK(isnan(kp_event_elapsed_ms(e1, e0)), "timing events of two devices gives NaN");
+  CHECK_ERROR(KP_ERROR_INVALID_VALUE, "kp_event_elapsed_ms(event 1, event 2): event 1 belongs "
+                                      "to device 1 and event 2 to device 0");
+  kp_event_destroy(e1);
+  kp_event_destroy(e0);
+  kp_stream_destroy(s1);
+  kp_free(d1);
+  CHECK_NO_ERROR();
+
+  const char *log = read_log();
+  CHECK_LINES(log, "dev1: cuStreamCreate ", "", 1);
+  CHECK_LINES(log, "dev1: cuMemcpyHtoDAsync ", "", 1);
+  CHECK_LINES(log, "dev1: cuMemcpyDtoHAsync ", "", 1);
+  CHECK_LINES(log, "dev1: cuEventRecord ", "", 1);
+  CHECK_LINES(log, "dev0: cuEventRecord ", "", 1);
+  CHECK_LINES(log, "dev1: cuStreamDestroy ", "", 1);
+  CHECK_LINES(log, "", "belongs to device", 0); /* the runtime stopped every mix itself */
+  CHECK_LINES(log, "", "INVALID", 0);
+  CHECK_LINES(log, "", "cuLaunchKernel", 0);
+}
+
 /* ---- mistakes ---------------------------------------------------------------------------- */
 
 static kp_stream destroyed_stream(void) {
@@ -236,6 +290,8 @@ int main(int argc, char **argv) {
   kt_start("streams_errors");
   if (strcmp(s, "fake") == 0) {
     fake_driver();
+  } else if (strcmp(s, "fake_two_devices") == 0) {
+    fake_two_devices();
   } else if (strcmp(s, "fake_event_pending") == 0) {
     kp_event e = kp_event_create();
     kp_event_record(e, NULL);

@@ -9,7 +9,10 @@
  * 0x.."), so tests can follow a handle from its creation to the launches and copies that use
  * it. FAKE_CUDA_FAIL=stream_create / event_create fail creation with
  * CUDA_ERROR_OUT_OF_MEMORY; FAKE_CUDA_FAIL=event_pending makes cuEventQuery answer
- * CUDA_ERROR_NOT_READY. */
+ * CUDA_ERROR_NOT_READY. A stream or event belongs to the context current at its creation:
+ * recording an event on a stream of another context, recording or copying while another
+ * device's context is current fail as on the real driver, logged as "... belongs to device N's
+ * context". */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +23,11 @@ enum { FAKE_LIVE = 0x11fe, FAKE_DEAD = 0xdead };
 
 struct CUstream_st {
   int state;
+  CUcontext context;
 };
 struct CUevent_st {
   int state;
+  CUcontext context;
   int recorded;
   long long tick;
 };
@@ -31,6 +36,15 @@ static long long g_tick; /* under fake_lock */
 
 static int stream_ok(CUstream s) { return !s || s->state == FAKE_LIVE; } /* NULL: default */
 static int event_ok(CUevent e) { return e && e->state == FAKE_LIVE; }
+
+/* A stream (NULL: the current context's default stream) or event of another context than the
+ * current one. */
+static int foreign(CUcontext owner, const char *call, const void *handle) {
+  if (!owner || owner == fake_tls_current) return 0;
+  fake_log("%s %p: belongs to device %d's context", call, handle, owner->device);
+  return 1;
+}
+static CUcontext stream_context(CUstream s) { return s ? s->context : NULL; }
 
 FAKE_EXPORT CUresult cuStreamCreate(CUstream *out, unsigned flags) {
   NEED_CONTEXT();
@@ -41,6 +55,7 @@ FAKE_EXPORT CUresult cuStreamCreate(CUstream *out, unsigned flags) {
   CUstream s = calloc(1, sizeof *s);
   if (!s) return CUDA_ERROR_OUT_OF_MEMORY;
   s->state = FAKE_LIVE;
+  s->context = fake_tls_current;
   *out = s;
   fake_log("cuStreamCreate flags=%u -> %p", flags, (void *)s);
   return CUDA_SUCCESS;
@@ -71,6 +86,7 @@ FAKE_EXPORT CUresult cuEventCreate(CUevent *out, unsigned flags) {
   CUevent e = calloc(1, sizeof *e);
   if (!e) return CUDA_ERROR_OUT_OF_MEMORY;
   e->state = FAKE_LIVE;
+  e->context = fake_tls_current;
   *out = e;
   fake_log("cuEventCreate flags=%u -> %p", flags, (void *)e);
   return CUDA_SUCCESS;
@@ -88,6 +104,9 @@ FAKE_EXPORT CUresult cuEventDestroy_v2(CUevent e) {
 FAKE_EXPORT CUresult cuEventRecord(CUevent e, CUstream s) {
   NEED_CONTEXT();
   int ok = event_ok(e) && stream_ok(s);
+  if (ok && (foreign(e->context, "cuEventRecord", e) ||
+             foreign(stream_context(s), "cuEventRecord", s)))
+    return CUDA_ERROR_INVALID_HANDLE;
   if (ok) {
     pthread_mutex_lock(&fake_lock);
     e->tick = ++g_tick;
@@ -132,6 +151,7 @@ FAKE_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size
   pthread_mutex_lock(&fake_lock);
   int ok = fake_find_alloc(dst, bytes) >= 0 && stream_ok(s);
   pthread_mutex_unlock(&fake_lock);
+  if (ok && foreign(stream_context(s), "cuMemcpyHtoDAsync", s)) return CUDA_ERROR_INVALID_HANDLE;
   fake_log("cuMemcpyHtoDAsync 0x%llx %zu stream=%p%s", dst, bytes, (void *)s,
            ok ? "" : " INVALID");
   if (!ok) return CUDA_ERROR_INVALID_VALUE;
@@ -145,6 +165,7 @@ FAKE_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t byt
   pthread_mutex_lock(&fake_lock);
   int ok = fake_find_alloc(src, bytes) >= 0 && stream_ok(s);
   pthread_mutex_unlock(&fake_lock);
+  if (ok && foreign(stream_context(s), "cuMemcpyDtoHAsync", s)) return CUDA_ERROR_INVALID_HANDLE;
   fake_log("cuMemcpyDtoHAsync 0x%llx %zu stream=%p%s", src, bytes, (void *)s,
            ok ? "" : " INVALID");
   if (!ok) return CUDA_ERROR_INVALID_VALUE;
