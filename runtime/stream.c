@@ -269,17 +269,20 @@ KP_EXPORT float kp_event_elapsed_ms(kp_event start, kp_event end) {
 
 /* ---- asynchronous copies ----------------------------------------------------------------- */
 
-/* [d, d + bytes) must lie inside one live device array (memory.c checks the synchronous
- * copies the same way). */
+/* [d, d + bytes) must lie inside one live device or managed array (memory.c checks the
+ * synchronous copies the same way). */
 static kp_error check_range(const char *what, const void *d, size_t bytes) {
   void *start;
   size_t size;
   if (!d) return kp_fail(KP_ERROR_INVALID_VALUE, "%s: the device pointer is NULL", what);
-  if (!kp_alloc_table_find(d, &start, &size))
+  if (!kp_alloc_table_find(d, &start, &size)) {
+    if (kp_memory_was_freed(d))
+      return kp_fail(KP_ERROR_INVALID_VALUE, "%s: device array %p was already freed", what, d);
     return kp_fail(KP_ERROR_INVALID_VALUE,
-                   "%s: %p is not a device array (not returned by to_device or device_array, "
-                   "or already freed)",
+                   "%s: %p is not a device array (not returned by to_device, device_array or "
+                   "managed_array)",
                    what, d);
+  }
   size_t offset = (size_t)((const char *)d - (const char *)start);
   if (bytes > size - offset)
     return kp_fail(KP_ERROR_INVALID_VALUE,

@@ -71,10 +71,11 @@ static void one_stream(void) {
   kp_stream_destroy(s);
 }
 
-/* Four streams, each on its own chunk of one array, issued round-robin. */
+/* Four streams, each on its own chunk of one array, issued round-robin; the host arrays are
+ * pinned, so on a GPU the copies really are asynchronous. */
 static void several_streams(void) {
   enum { N = 1 << 20, K = 4, CHUNK = N / K };
-  static float in[N], out[N];
+  float *in = pinned_array(float, N), *out = pinned_array(float, N);
   fill(in, N, 2);
   kp_stream s[K];
   float *d = device_array(float, N);
@@ -86,6 +87,8 @@ static void several_streams(void) {
   check_pipeline(in, out, N, "several streams");
   for (int k = 0; k < K; k++) kp_stream_destroy(s[k]);
   kp_free(d);
+  kp_free(in);
+  kp_free(out);
 }
 
 /* NULL is the default stream for launches, copies and synchronize; it is ordered with the

@@ -22,6 +22,7 @@ kp_stream_fails(not_a_stream "${st_err}kp_stream_synchronize(stream 0x" "is not 
 kp_stream_fails(not_an_event "${st_err}kp_event_record(event 0x" "is not an event (not returned by kp_event_create)")
 kp_stream_fails(copy_async_too_much "${st_err}copy_to_host_async on stream 1: 400 bytes at 0x" "run past the end of its device array (400 bytes at" "4 bytes in)")
 kp_stream_fails(copy_async_not_device "${st_err}copy_to_device_async on the default stream: 0x" "is not a device array")
+kp_stream_fails(copy_async_freed "${st_err}copy_to_host_async on the default stream: device array 0x" "was already freed")
 kp_stream_fails(copy_async_null_host "${st_err}copy_to_host_async on stream 1: the host pointer is NULL (400 bytes)")
 kp_kernel_expect(streams_return_mode streams_errors_expect EXPECT success ARGS return_mode
                  ENV ${st_cpu} STDOUT "streams_errors return_mode: finished")

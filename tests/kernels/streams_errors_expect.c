@@ -246,6 +246,10 @@ static kp_error mistake(const char *s) {
   } else if (strcmp(s, "copy_async_not_device") == 0) {
     static float other[N];
     copy_to_device_async(other, g_host, N, NULL);
+  } else if (strcmp(s, "copy_async_freed") == 0) {
+    float *f = device_array(float, N);
+    kp_free(f);
+    copy_to_host_async(g_host, f, N, NULL);
   } else if (strcmp(s, "copy_async_null_host") == 0) {
     kp_stream st = kp_stream_create();
     copy_to_host_async((float *)NULL, d, N, st);
@@ -261,7 +265,7 @@ static const char *const g_mistakes[] = {
     "ufunc_destroyed", "copy_destroyed", "record_null_event", "record_destroyed_stream",
     "query_destroyed_event", "sync_destroyed_event", "elapsed_unrecorded", "elapsed_null",
     "not_a_stream", "not_an_event", "copy_async_too_much", "copy_async_not_device",
-    "copy_async_null_host"};
+    "copy_async_freed", "copy_async_null_host"};
 
 /* Every mistake in return mode: each is reported, nothing crashes or hangs, and streams still
  * work afterwards. */
