@@ -141,6 +141,11 @@ const char *kp_backend_reason(void);
 /* The launch limits of the calling thread's device, and their owner ("CUDA device 1 (…)",
  * "the CPU backend") in *owner for messages. */
 const kp_limits *kp_backend_limits(const kp_backend *be, const char **owner);
+/* launch.c: checks a configuration against the calling thread's device limits (grid, block,
+ * threads per block, shared memory, stream) before any backend sees it; messages start with
+ * `call` ("launch(foo, ...)", "ufunc(add, ...)"). */
+kp_error kp_launch_check(const kp_backend *be, const kp_kernel_desc *kernel,
+                         const kp_launch_config *cfg, const char *call);
 
 /* The CPU backend (backend_cpu.c); cannot fail to start except for bad settings. */
 const kp_backend *kp_cpu_backend_init(char *why, size_t why_size);

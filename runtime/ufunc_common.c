@@ -98,8 +98,10 @@ void kp_grid_for(const kp_kernel_desc *k, long long n, int threads_multiple, kp_
     block = KP_FALLBACK_BLOCK;
     min_grid = 0; /* unknown: no cap beyond the grid limit */
   }
-  long long max_threads = be ? be->limits.max_threads_per_block : 1024;
-  if (be && be->limits.max_block[0] < max_threads) max_threads = be->limits.max_block[0];
+  const char *owner;
+  const kp_limits *lim = be ? kp_backend_limits(be, &owner) : NULL;
+  long long max_threads = lim ? lim->max_threads_per_block : 1024;
+  if (lim && lim->max_block[0] < max_threads) max_threads = lim->max_block[0];
   long long t = block;
   if (t > max_threads) t = max_threads;
   /* A small n needs no more threads than it has items, in whole warps. */
@@ -110,7 +112,7 @@ void kp_grid_for(const kp_kernel_desc *k, long long n, int threads_multiple, kp_
   long long per_block = t * (be && be->items_per_thread > 1 ? be->items_per_thread : 1);
   long long b = n < 1 ? 1 : (n + per_block - 1) / per_block;
   if (min_grid > 0 && b > min_grid) b = min_grid;
-  long long max_grid = be ? be->limits.max_grid[0] : 2147483647LL;
+  long long max_grid = lim ? lim->max_grid[0] : 2147483647LL;
   if (b > max_grid) b = max_grid;
   *blocks = (kp_extent){b, 1, 1};
   *threads = (kp_extent){t, 1, 1};
@@ -122,38 +124,7 @@ kp_error kp_launch_generated(kp_kernel_desc *k, kp_extent blocks, kp_extent thre
                              kp_stream stream, void **args, const char *what) {
   const kp_backend *be = kp_backend_get();
   if (!be) return KP_ERROR_NO_DEVICE; /* kp_backend_get reported why */
-  /* The stream goes to the backend as is (the CUDA backend launches on its CUstream). */
-  kp_error err = kp_stream_check(stream, "%s", what);
-  if (err) return err;
-  const long long b[3] = {blocks.x, blocks.y, blocks.z}, t[3] = {threads.x, threads.y, threads.z};
-  static const char axis[3] = {'x', 'y', 'z'};
-  for (int a = 0; a < 3; a++) {
-    if (b[a] < 1 || t[a] < 1)
-      return kp_fail(KP_ERROR_INVALID_VALUE,
-                     "%s: kernel '%s' configured with blocks.%c = %lld, threads.%c = %lld; "
-                     "every size must be at least 1",
-                     what, k->name, axis[a], b[a], axis[a], t[a]);
-    if (b[a] > be->limits.max_grid[a] || t[a] > be->limits.max_block[a])
-      return kp_fail(KP_ERROR_LAUNCH,
-                     "%s: kernel '%s' configured with blocks.%c = %lld, threads.%c = %lld, "
-                     "beyond the limits (%lld, %lld) of %s",
-                     what, k->name, axis[a], b[a], axis[a], t[a], be->limits.max_grid[a],
-                     be->limits.max_block[a], be->limits_owner);
-  }
-  long long per_block = t[0] * t[1] * t[2];
-  if (per_block > be->limits.max_threads_per_block)
-    return kp_fail(KP_ERROR_LAUNCH,
-                   "%s: kernel '%s' configured with %lld threads per block, beyond the limit of "
-                   "%lld of %s",
-                   what, k->name, per_block, be->limits.max_threads_per_block,
-                   be->limits_owner);
-  unsigned long long static_bytes = __atomic_load_n(&k->shared_bytes, __ATOMIC_RELAXED);
-  if (be->limits.static_shared_counts &&
-      static_bytes > (unsigned long long)be->limits.max_shared_bytes)
-    return kp_fail(KP_ERROR_LAUNCH,
-                   "%s: kernel '%s' uses %llu bytes of static shared memory, beyond the limit "
-                   "of %lld bytes per block of %s",
-                   what, k->name, static_bytes, be->limits.max_shared_bytes, be->limits_owner);
   kp_launch_config cfg = {k->host_fn, k->name, blocks, threads, 0, stream};
-  return be->launch(k, &cfg, args);
+  kp_error err = kp_launch_check(be, k, &cfg, what);
+  return err ? err : be->launch(k, &cfg, args);
 }
