@@ -34,10 +34,12 @@ typedef struct cuh_driver {
 
 static cuh_driver cuh;
 
-/* Opens the driver; 1 on success. Call after kernplug has started its CUDA backend. */
+/* Opens the driver kernplug uses (KP_LIBCUDA, else libcuda.so.1); 1 on success. Call after
+ * kernplug has started its CUDA backend. */
 static inline int cuh_open(void) {
   if (cuh.lib) return 1;
-  cuh.lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  const char *path = getenv("KP_LIBCUDA");
+  cuh.lib = dlopen(path && *path ? path : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!cuh.lib) return 0;
 #define CUH_SYM(field, name) *(void **)&cuh.field = dlsym(cuh.lib, name)
   CUH_SYM(event_create, "cuEventCreate");
@@ -52,9 +54,9 @@ static inline int cuh_open(void) {
   CUH_SYM(mem_alloc_host, "cuMemAllocHost_v2");
   CUH_SYM(mem_free_host, "cuMemFreeHost");
 #undef CUH_SYM
+  /* ctx_get_device and the host allocation are optional (device 0; pinned_array) */
   return cuh.event_create && cuh.event_record && cuh.event_synchronize && cuh.event_elapsed &&
-         cuh.ctx_synchronize && cuh.ctx_get_device && cuh.device_attribute &&
-         cuh.device_name && cuh.driver_version && cuh.mem_alloc_host && cuh.mem_free_host;
+         cuh.ctx_synchronize && cuh.device_attribute && cuh.device_name && cuh.driver_version;
 }
 
 static inline void cuh_check(cuh_result r, const char *what) {
@@ -64,10 +66,16 @@ static inline void cuh_check(cuh_result r, const char *what) {
   }
 }
 
-static inline int cuh_attribute(int attr) {
+/* The device of the current context (device 0 where the driver cannot say). */
+static inline cuh_device cuh_device_now(void) {
   cuh_device d = 0;
+  if (cuh.ctx_get_device) cuh_check(cuh.ctx_get_device(&d), "cuCtxGetDevice");
+  return d;
+}
+
+static inline int cuh_attribute(int attr) {
+  cuh_device d = cuh_device_now();
   int v = 0;
-  cuh_check(cuh.ctx_get_device(&d), "cuCtxGetDevice");
   cuh_check(cuh.device_attribute(&v, attr, d), "cuDeviceGetAttribute");
   return v;
 }
