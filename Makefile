@@ -2,6 +2,8 @@
 #
 #   make demo    install what is missing, build, run every example, print a summary table
 #   make test    install what is missing, build, run the whole CTest suite
+#   make bench   install what is missing, build, then the CPU benchmarks (compile time, CPU backend vs OpenMP; a few
+#                minutes, never part of make test); docs/benchmarks.md, GPU: bench/gpu/run.sh
 #
 # The real build is CMake + Ninja in $(BUILD_DIR); this file only sequences it. Each target
 # runs its steps in order through sub-makes, so `make -j` cannot start a build before the
@@ -16,7 +18,7 @@ CMAKE_FLAGS ?=
 CONFIGURE = $(CMAKE) -S . -B $(BUILD_DIR) -G Ninja \
             -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 $(CMAKE_FLAGS)
 
-.PHONY: all deps configure build demo test clean
+.PHONY: all deps configure build demo test bench clean
 
 all: build
 
@@ -40,6 +42,11 @@ test:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory build
 	$(CTEST) --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+
+bench:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory build
+	@sh bench/run_cpu.sh $(BUILD_DIR)
 
 clean:
 	rm -rf $(BUILD_DIR)

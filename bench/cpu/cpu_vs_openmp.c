@@ -52,6 +52,20 @@ static void kp_add_gs(bench_ctx *c) {
   launch(vec_add_gs, (unsigned)((c->n + 2047) / 2048), 256)(c->x, c->y, c->out, (int)c->n);
 }
 
+/* Analysis only (uncoalesced on a GPU): each GPU thread adds one contiguous chunk, so the
+ * host copy of the kernel is an ordinary loop that the compiler vectorises. It shows what
+ * the CPU backend reaches once a block's work is a loop inside one call instead of one call
+ * per GPU thread (docs/benchmarks.md). */
+enum { CHUNK = 4096 };
+__attribute__((kernel)) void vec_add_chunk(const float *x, const float *y, float *out, int n) {
+  int start = grid(1) * CHUNK, end = start + CHUNK < n ? start + CHUNK : n;
+  for (int i = start; i < end; i++) out[i] = x[i] + y[i];
+}
+static void kp_add_chunk(bench_ctx *c) {
+  launch(vec_add_chunk, (unsigned)((c->n + 64 * CHUNK - 1) / (64 * CHUNK)), 64)(c->x, c->y,
+                                                                            c->out, (int)c->n);
+}
+
 static void kp_saxpy(bench_ctx *c) { launch(saxpy, blocks_for(c->n), 256)(2.0f, c->x, c->y, (int)c->n); }
 static void mp_saxpy(bench_ctx *c) { omp_saxpy(2.0f, c->x, c->y, c->n, c->threads); }
 
@@ -235,7 +249,7 @@ int main(int argc, char **argv) {
   c.C = device_array(float, m * m);
   free(host);
 
-  row rows[8];
+  row rows[10];
   int nrows = 0;
   char size_n[32], size_m[32];
   snprintf(size_n, sizeof size_n, "%lld", n);
@@ -251,6 +265,11 @@ int main(int argc, char **argv) {
     check_elementwise(&c, "vector add, grid-stride", kp_add_gs, mp_add, want, c.out, 1e-6);
     rows[nrows] = (row){"vector add, grid-stride kernel (8 per thread)", size_n, 0, 0, 3.0 * nb, 0};
     time_case(&c, kp_add_gs, mp_add, (int)reps, &rows[nrows].kp_ms, &rows[nrows].mp_ms);
+    nrows++;
+    check_elementwise(&c, "vector add, chunks", kp_add_chunk, mp_add, want, c.out, 1e-6);
+    rows[nrows] = (row){"vector add, 4096 contiguous per thread (analysis only)", size_n, 0, 0,
+                        3.0 * nb, 0};
+    time_case(&c, kp_add_chunk, mp_add, (int)reps, &rows[nrows].kp_ms, &rows[nrows].mp_ms);
     nrows++;
   }
 

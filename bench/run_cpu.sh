@@ -1,0 +1,31 @@
+#!/bin/sh
+# bench/run_cpu.sh [BUILD_DIR] — what `make bench` runs, on any machine (no GPU needed):
+#   1. compile-time cost of the plugin (bench/cpu/compile_time.py);
+#   2. the CPU backend against OpenMP (bench/cpu/cpu_vs_openmp).
+# BUILD_DIR (default: build) must hold a built kernplug; the bench programs are built in
+# BUILD_DIR/bench. Installs libomp-19-dev (OpenMP for clang 19) when it is missing, as
+# `make deps` installs the rest. A few minutes; never part of `make test`.
+# BENCH_ARGS passes options to cpu_vs_openmp (e.g. BENCH_ARGS="--threads=4 --reps=9").
+set -eu
+root=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+build=${1:-$root/build}
+case $build in /*) ;; *) build=$root/$build ;; esac
+
+# OpenMP for clang 19 (Debian: libomp-19-dev)
+if ! printf '#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1; }\n' |
+  clang-19 -fopenmp -x c - -o /dev/null 2> /dev/null; then
+  echo "bench: clang-19 cannot build OpenMP programs: installing libomp-19-dev"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get install -y libomp-19-dev
+fi
+
+cmake -S "$root/bench" -B "$build/bench" -G Ninja -DKERNPLUG_BUILD_DIR="$build" \
+  -DCMAKE_C_COMPILER=clang-19 > /dev/null
+cmake --build "$build/bench" --target cpu_vs_openmp
+
+echo
+python3 "$root/bench/cpu/compile_time.py" --build "$build"
+echo
+# shellcheck disable=SC2086
+"$build/bench/bin/cpu_vs_openmp" ${BENCH_ARGS:-}
