@@ -21,7 +21,7 @@ if ! printf '#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1
 fi
 
 cmake -S "$root/bench" -B "$build/bench" -G Ninja -DKERNPLUG_BUILD_DIR="$build" \
-  -DCMAKE_C_COMPILER=clang-19 > /dev/null
+  -DCMAKE_C_COMPILER=clang-19 -DKP_BENCH_CPU=ON > /dev/null
 cmake --build "$build/bench" --target cpu_vs_openmp
 
 echo

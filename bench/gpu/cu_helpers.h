@@ -45,7 +45,8 @@ static inline int cuh_open(void) {
   CUH_SYM(event_create, "cuEventCreate");
   CUH_SYM(event_record, "cuEventRecord");
   CUH_SYM(event_synchronize, "cuEventSynchronize");
-  CUH_SYM(event_elapsed, "cuEventElapsedTime");
+  CUH_SYM(event_elapsed, "cuEventElapsedTime_v2"); /* CUDA 12.8+; cuda.h maps the name to it */
+  if (!cuh.event_elapsed) CUH_SYM(event_elapsed, "cuEventElapsedTime");
   CUH_SYM(ctx_synchronize, "cuCtxSynchronize");
   CUH_SYM(ctx_get_device, "cuCtxGetDevice");
   CUH_SYM(device_attribute, "cuDeviceGetAttribute");

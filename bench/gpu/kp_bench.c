@@ -538,9 +538,14 @@ int main(int argc, char **argv) {
   }
   const char *backend = kp_backend_name();
   g_gpu = strcmp(backend, "cuda") == 0;
-  if (g_gpu && !cuh_open()) {
-    fprintf(stderr, "kp_bench: cannot open libcuda.so.1 for events\n");
-    return 1;
+  if (g_gpu) {
+    /* a first allocation makes kernplug's context current on this thread before the
+     * driver is called directly */
+    kp_free(device_array(float, 1));
+    if (!cuh_open()) {
+      fprintf(stderr, "kp_bench: cannot open the CUDA driver for events\n");
+      return 1;
+    }
   }
   if (!g_gpu && !g_check_only) {
     fprintf(stderr, "kp_bench: the %s backend is running; GPU figures need a GPU (use --check "

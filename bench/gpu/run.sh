@@ -8,7 +8,8 @@
 #   bench/gpu/run.sh [--check] [--out DIR] [--bench-dir DIR] [--section NAME]
 #
 #   --check        small sizes, one repetition: a self-test of the whole pipeline
-#   --out DIR      where results go (default: build/gpu-bench)
+#   --out DIR      where the results go (default: build/gpu-bench): results.jsonl,
+#                  results.md, chart.png, sass.txt, log.txt
 #   --bench-dir    the carried folder with bin/kp_bench (default: build/bench, else
 #                  build-bench/bench, under the repository root)
 #   --section      only one of streaming, compute, reductions, launch, copies, first-launch
@@ -56,7 +57,9 @@ PY=${PYTHON:-python3}
 for s in numba_bench.py report.py; do
   "$PY" -m py_compile "$here/$s" || die "$here/$s does not compile"
 done
-mkdir -p "$out/build" || die "cannot create $out"
+mkdir -p "$out" || die "cannot create $out"
+# the CUDA programs go to a scratch folder: $out keeps only the five result files
+B=$(mktemp -d "${TMPDIR:-/tmp}/kp-gpu-bench.XXXXXX") || die "cannot create a scratch folder"
 log=$out/log.txt
 : > "$log"
 
@@ -77,7 +80,6 @@ else
 fi
 
 # ---- build the CUDA C side -------------------------------------------------------------------
-B=$out/build
 build() { say "$*"; "$@" >> "$log" 2>&1 || die "build failed: $* (see $log)"; }
 build "$NVCC" -O3 $arch_flags -I"$root/bench/common" -o "$B/cuda_bench" "$here/cuda_bench.cu"
 build "$NVCC" -O3 $arch_flags -I"$root/bench/common" -o "$B/first_launch" "$here/first_launch.cu"
