@@ -14,6 +14,19 @@
 
 #include "cpu_backend.h"
 
+/* Under valgrind each fiber stack must be registered, or a switch looks like a huge stack
+ * frame and every access to the worker's own stack and thread-locals is reported. Only where
+ * valgrind.h is installed; the ids live in a small table keyed by the mapping, so that the
+ * stacks' layout does not change. */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <pthread.h>
+#include <stdlib.h>
+#include <valgrind/valgrind.h>
+#define KP_VALGRIND 1
+#endif
+#endif
+
 #if defined(__x86_64__)
 
 /* kp_fiber_switch(from, to): push rbp rbx r12-r15, store rsp in from->sp, load to->sp, pop
@@ -91,6 +104,50 @@ void kp_fiber_switch(kp_fiber_ctx *from, kp_fiber_ctx *to) { swapcontext(&from->
 
 #endif
 
+#ifdef KP_VALGRIND
+enum { KP_VALGRIND_MAPPINGS = 256 };
+static struct {
+  void *base;
+  unsigned *ids;
+  unsigned count;
+} g_valgrind[KP_VALGRIND_MAPPINGS];
+static pthread_mutex_t g_valgrind_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void valgrind_register(const kp_fiber_stacks *s) {
+  if (!RUNNING_ON_VALGRIND) return;
+  unsigned *ids = malloc(s->count * sizeof *ids);
+  if (!ids) return;
+  for (unsigned i = 0; i < s->count; i++) {
+    char *lo = kp_fiber_stack(s, i);
+    ids[i] = VALGRIND_STACK_REGISTER(lo, lo + s->stack_bytes);
+  }
+  pthread_mutex_lock(&g_valgrind_lock);
+  for (int k = 0; k < KP_VALGRIND_MAPPINGS && ids; k++)
+    if (!g_valgrind[k].base) {
+      g_valgrind[k].base = s->base, g_valgrind[k].ids = ids, g_valgrind[k].count = s->count;
+      ids = NULL;
+    }
+  pthread_mutex_unlock(&g_valgrind_lock);
+  free(ids); /* no room: the registrations stay (harmless under valgrind) */
+}
+
+static void valgrind_deregister(const kp_fiber_stacks *s) {
+  if (!RUNNING_ON_VALGRIND || !s->base) return;
+  pthread_mutex_lock(&g_valgrind_lock);
+  for (int k = 0; k < KP_VALGRIND_MAPPINGS; k++)
+    if (g_valgrind[k].base == s->base) {
+      for (unsigned i = 0; i < g_valgrind[k].count; i++)
+        VALGRIND_STACK_DEREGISTER(g_valgrind[k].ids[i]);
+      free(g_valgrind[k].ids);
+      g_valgrind[k].base = NULL;
+    }
+  pthread_mutex_unlock(&g_valgrind_lock);
+}
+#else
+#define valgrind_register(s) ((void)(s))
+#define valgrind_deregister(s) ((void)(s))
+#endif
+
 static size_t page_size(void) {
   long p = sysconf(_SC_PAGESIZE);
   return p > 0 ? (size_t)p : 4096;
@@ -122,10 +179,12 @@ int kp_fiber_stacks_reserve(kp_fiber_stacks *s, unsigned count, size_t stack_byt
   s->guard_bytes = guard;
   s->stack_bytes = stack_bytes;
   s->count = count;
+  valgrind_register(s);
   return 0;
 }
 
 void kp_fiber_stacks_release(kp_fiber_stacks *s) {
+  valgrind_deregister(s);
   if (s->base) munmap(s->base, s->total);
   memset(s, 0, sizeof *s);
 }

@@ -60,7 +60,8 @@ static CUresult allocate(CUdeviceptr *d, size_t bytes, int how, const char *extr
     fake_log("%s %zu%s -> CUDA_ERROR_OUT_OF_MEMORY", call, bytes, extra);
     return CUDA_ERROR_OUT_OF_MEMORY;
   }
-  char *p = malloc(bytes);
+  /* Zeroed: the fake runs no kernels, so what programs copy back must at least be defined. */
+  char *p = calloc(1, bytes);
   if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
   pthread_mutex_lock(&fake_lock);
   int slot = -1;
