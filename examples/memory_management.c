@@ -1,16 +1,36 @@
-/* memory_management.c — seed 001's memory-management lesson, timed. Three kernels run one
- * after another on the same two arrays:
+/* memory_management.c — seed 001's memory-management lesson with chained kernels, timed.
+ * Three kernels run one after another on the same two arrays. With NumPy arrays Numba copies
+ * both to the device and back around every kernel:
  *
- *   foo[blocks, threads](data, output)      # output = data * 2
- *   bar[blocks, threads](data, output)      # output += data
- *   baz[blocks, threads](data, output)      # output = output * output
+ *   # move array to GPU
+ *   foo[blocks, threads](data, output)
+ *   # move data back to CPU
  *
- * With NumPy arrays Numba copies both arrays to the device and back around every kernel. The
- * C version of that is a pinned host array passed to the kernel: launch() copies it in before
- * and back after (data is a pointer to const, so it only goes in). The seed's remedy moves
- * the arrays once, runs the three kernels on device arrays and copies back once. A managed
- * array is the third way: no copies are written, the driver moves pages on demand. The
- * program times the three and checks each against (3 * data)^2 computed on the host. */
+ *   # move array to GPU
+ *   bar[blocks, threads](data, output)
+ *   # move data back to CPU
+ *
+ *   # move array to GPU
+ *   baz[blocks, threads](data, output)
+ *   # move data back to CPU
+ *
+ * and the seed's remedy moves the arrays once, chains the kernels on the device and copies
+ * back once:
+ *
+ *   data = cuda.to_device(data)
+ *   output = cuda.to_device(output)
+ *   foo[blocks, threads](data, output)
+ *   bar[blocks, threads](data, output)
+ *   baz[blocks, threads](data, output)
+ *   data = data.copy_to_host()
+ *   output = output.copy_to_host()
+ *
+ * foo: output = data * 2; bar: output += data; baz: output = output * output, so the result
+ * is (3 * data)^2. The C version of a NumPy array copied implicitly is a pinned host array
+ * passed to the kernel: launch() copies it in before and back after (data is a pointer to
+ * const, so it only goes in). A managed array is the third way: no copies are written, the
+ * driver moves pages on demand. The program times the three (best of 5) and checks each
+ * against (3 * data)^2 computed on the host. */
 #include "example_util.h"
 #include "kernplug.h"
 
@@ -81,6 +101,7 @@ int main(void) {
     copy_to_device(d_data, data, N);
     copy_to_device(d_output, output, N);
     three_kernels(d_data, d_output);
+    copy_to_host(data, d_data, N);
     copy_to_host(output, d_output, N);
     t = example_now_ms() - t0;
     explicit_ = t < explicit_ ? t : explicit_;
@@ -101,7 +122,8 @@ int main(void) {
   printf("explicit copies (once in, once out):            %9.3f ms  (%.1fx faster)\n", explicit_,
          implicit / explicit_);
   printf("managed arrays (no copies written):             %9.3f ms\n", managed);
-  printf("memory_management: %s backend, %s\n", backend, bad ? "FAIL" : "OK");
+  printf("memory_management: %s backend, %s, %.3f ms\n", backend, bad ? "FAIL" : "OK",
+         explicit_);
   kp_free(data);
   kp_free(output);
   kp_free(m_data);

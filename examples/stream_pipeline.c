@@ -93,8 +93,8 @@ int main(void) {
 
   printf("%d floats in %d chunks: synchronous %.2f ms, %d streams %.2f ms (%.2fx)\n", N, CHUNKS,
          sync_ms, STREAMS, pipe_ms, pipe_ms > 0 ? sync_ms / pipe_ms : 0.0);
-  printf("stream_pipeline: %s backend, %s\n", backend,
-         bad_sync || bad_pipe ? "FAIL" : "OK");
+  printf("stream_pipeline: %s backend, %s, %.3f ms\n", backend,
+         bad_sync || bad_pipe ? "FAIL" : "OK", pipe_ms);
   if (bad_sync || bad_pipe)
     printf("%d wrong elements synchronous, %d pipelined\n", bad_sync, bad_pipe);
 

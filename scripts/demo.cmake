@@ -1,5 +1,7 @@
 # make demo: runs every example (the CTest tests labelled `examples`) one after the other and
-# prints one line each: name, backend, result, time. Exits non-zero when any example fails.
+# prints one line each: name, backend, result, wall time, and the timing the example itself
+# reports (the tutorial's figure, from its result line `<name>: <backend> backend, OK, <t> ms`).
+# Exits non-zero when any example fails.
 #
 #   cmake -DBUILD_DIR=build [-DLABEL=examples] -P scripts/demo.cmake
 #
@@ -77,6 +79,9 @@ function(test_backend index out)
     endforeach()
   endif()
   probe_backend("${env}" backend)
+  if(backend STREQUAL "" AND env MATCHES "^KP_BACKEND=(.+)$")
+    set(backend "${CMAKE_MATCH_1}") # the probe failed: no such backend here (a skipped test)
+  endif()
   set(${out} "${backend}" PARENT_SCOPE)
 endfunction()
 
@@ -112,6 +117,18 @@ foreach(i RANGE ${last})
   elseif(flen EQUAL 2)
     set(frac "0${frac}")
   endif()
+  # The example's own result line: `<program>: <backend> backend, OK|FAIL[, <timing>]`, its
+  # program being the test's name without example_ and _gpu (ctest -V prefixes "<number>: ").
+  string(REGEX REPLACE "^example_(.*)$" "\\1" program "${name}")
+  string(REGEX REPLACE "_gpu$" "" program "${program}")
+  string(REGEX REPLACE "([][.+*?()^$|\\])" "\\\\\\1" program_re "${program}")
+  set(reported "")
+  if(out MATCHES "(^|\n)([0-9]+: )?${program_re}: ([^\n]*), (OK|FAIL)(, ([^\n]*))?\n")
+    set(reported "${CMAKE_MATCH_6}")
+    if(CMAKE_MATCH_3 MATCHES "^([A-Za-z0-9_]+)") # "cpu backend", "host (plain C)"
+      set(backend "${CMAKE_MATCH_1}")
+    endif()
+  endif()
   if(out MATCHES "Skipped|Not Run")
     set(result SKIP)
   elseif(rc EQUAL 0)
@@ -124,14 +141,16 @@ foreach(i RANGE ${last})
   pad("${name}" 32 c1)
   pad("${backend}" 8 c2)
   pad("${result}" 8 c3)
-  list(APPEND lines "${c1}${c2}${c3}${secs}.${frac} s")
+  pad("${secs}.${frac} s" 11 c4)
+  list(APPEND lines "${c1}${c2}${c3}${c4}${reported}")
 endforeach()
 
 pad("example" 32 h1)
 pad("backend" 8 h2)
 pad("result" 8 h3)
 say("")
-say("${h1}${h2}${h3}time")
+pad("wall" 11 h4)
+say("${h1}${h2}${h3}${h4}reported")
 foreach(line IN LISTS lines)
   say("${line}")
 endforeach()
