@@ -194,6 +194,24 @@ public:
     return true;
   }
 
+  /// Full-range complex * and / (C's default) become calls to __mulsc3 & co.,
+  /// which the GPU has no library for; the limited-range forms are inline.
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    BinaryOperatorKind Op = BO->getOpcode();
+    bool MulDiv = Op == BO_Mul || Op == BO_Div || Op == BO_MulAssign || Op == BO_DivAssign;
+    LangOptions::ComplexRangeKind Range = St.Ctx.getLangOpts().getComplexRange();
+    if (!MulDiv || (Range != LangOptions::CX_Full && Range != LangOptions::CX_None) ||
+        !BO->getLHS()->getType()->isAnyComplexType() ||
+        !BO->getRHS()->getType()->isAnyComplexType())
+      return true;
+    St.error(BO->getOperatorLoc(), "complex %select{multiplication|division}0 is not supported "
+                                   "in device code with full-range checks; compile with "
+                                   "-fcx-limited-range or -fcomplex-arithmetic=improved")
+        << (Op == BO_Div || Op == BO_DivAssign);
+    St.noteRoot(Current);
+    return true;
+  }
+
   bool VisitAsmStmt(AsmStmt *S) {
     St.error(S->getAsmLoc(), "inline assembly is not supported in device code");
     St.noteRoot(Current);

@@ -50,3 +50,11 @@ __attribute__((kernel)) void bad_constructs(int *p, double d) {
 // Host code may do all of this.
 int host_code(void) { counter++; host_only(); return tls; }
 
+
+__attribute__((kernel)) void complex_ops(float _Complex *z, double _Complex *w) {
+  z[0] = z[1] * z[2];
+  // DIAG-DAG: [[@LINE-1]]:15: error: complex multiplication is not supported in device code with full-range checks; compile with -fcx-limited-range or -fcomplex-arithmetic=improved
+  w[0] /= w[1];
+  // DIAG-DAG: [[@LINE-1]]:8: error: complex division is not supported in device code with full-range checks
+  z[3] = z[4] * 2.0f + z[5];
+}
