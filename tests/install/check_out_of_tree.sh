@@ -1,0 +1,90 @@
+#!/bin/sh
+# check_out_of_tree.sh — builds examples/out_of_tree against an installed kernplug and runs it.
+#
+#   check_out_of_tree.sh CMAKE BUILD_DIR WORK_DIR EXAMPLE_DIR GENERATOR MAKE_PROGRAM CC LIBDIR
+#
+# 1. cmake --install BUILD_DIR into WORK_DIR/staged, then moves it to WORK_DIR/prefix: every
+#    step below uses the moved prefix, so a path of the install time left anywhere fails.
+# 2. CMake: configures EXAMPLE_DIR with CMAKE_PREFIX_PATH=prefix (find_package(kernplug)),
+#    checks that the package, the plugin and the runtime come from the prefix, builds, runs
+#    saxpy with KP_BACKEND=cpu.
+# 3. make: the example's Makefile with PKG_CONFIG_PATH=prefix/LIBDIR/pkgconfig builds saxpy
+#    (pkg-config flags) and saxpy_kpcc (prefix/bin/kpcc) and runs both. Without pkg-config,
+#    only prefix/bin/kpcc is checked (scripts/install-deps.sh installs pkg-config).
+# 4. With gcc on PATH: configuring the example with gcc fails with kernplug's message.
+set -eu
+cmake=$1 build=$2 work=$3 example=$4 generator=$5 make_program=$6 cc=$7 libdir=$8
+
+step() { printf '\n== %s\n' "$*"; }
+fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+run_saxpy() { # the program prints "... OK" and exits 0 on the CPU backend
+  out=$(KP_BACKEND=cpu "$1") || fail "$1 exited $?: $out"
+  printf '%s\n' "$out"
+  case $out in *"cpu backend"*", OK") ;; *) fail "$1: unexpected output" ;; esac
+}
+uses_prefix() { # the shared object $2 that program $1 loads is the prefix's
+  ldd "$1" | grep "$2" | grep -q "=> $prefix/" || fail "$1 does not load $2 from $prefix: $(ldd "$1" | grep "$2")"
+}
+
+case $libdir in /*) echo "CMAKE_INSTALL_LIBDIR is absolute ($libdir): skipped"; exit 77 ;; esac
+rm -rf "$work"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+
+step "install $build, then move the prefix"
+"$cmake" --install "$build" --prefix "$work/staged" >"$work/install.log" ||
+  { cat "$work/install.log"; fail "cmake --install"; }
+mv "$work/staged" "$work/prefix"
+prefix=$work/prefix
+for f in bin/kpcc include/kernplug.h "$libdir/kernplug.so" "$libdir/kernplug-device.bc" \
+         "$libdir/kernplug-reduce.bc" "$libdir/libkernplug_rt.so" \
+         "$libdir/cmake/kernplug/kernplugConfig.cmake" "$libdir/pkgconfig/kernplug.pc"; do
+  [ -e "$prefix/$f" ] || fail "not installed: $f"
+done
+echo "installed into $prefix (moved from $work/staged)"
+
+step "CMake: find_package(kernplug) with CMAKE_PREFIX_PATH=$prefix"
+"$cmake" -S "$example" -B "$work/cmake" -G "$generator" -DCMAKE_MAKE_PROGRAM="$make_program" \
+  -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+  -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
+grep -qx "kernplug_DIR:PATH=$prefix/$libdir/cmake/kernplug" "$work/cmake/CMakeCache.txt" ||
+  fail "find_package(kernplug) did not find $prefix: $(grep kernplug_DIR "$work/cmake/CMakeCache.txt")"
+"$cmake" --build "$work/cmake"
+grep -q -- "-fplugin=$prefix/$libdir/kernplug.so" "$work/cmake/compile_commands.json" ||
+  fail "saxpy.c is not compiled with the installed plugin: $(cat "$work/cmake/compile_commands.json")"
+grep -q -- "-fplugin-arg-kernplug-arch=sm_75,sm_90" "$work/cmake/compile_commands.json" ||
+  fail "PLUGIN_ARGS did not reach the compile command"
+uses_prefix "$work/cmake/saxpy" libkernplug_rt
+run_saxpy "$work/cmake/saxpy"
+
+if command -v pkg-config >/dev/null 2>&1; then
+  step "make: pkg-config and kpcc with PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig"
+  PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig
+  export PKG_CONFIG_PATH
+  pkg-config --cflags --libs kernplug
+  plugin=$(pkg-config --variable=plugin kernplug)
+  [ -f "$plugin" ] || fail "pkg-config's plugin is not a file: $plugin"
+  mkdir -p "$work/make"
+  make -C "$work/make" -f "$example/Makefile" CC="$cc"
+  for p in saxpy saxpy_kpcc; do
+    uses_prefix "$work/make/$p" libkernplug_rt
+    run_saxpy "$work/make/$p"
+  done
+else
+  step "no pkg-config: the Makefile is not checked; kpcc from $prefix/bin"
+  mkdir -p "$work/kpcc"
+  "$prefix/bin/kpcc" -O2 -Wall -Wextra "$example/saxpy.c" -lm -o "$work/kpcc/saxpy_kpcc"
+  uses_prefix "$work/kpcc/saxpy_kpcc" libkernplug_rt
+  run_saxpy "$work/kpcc/saxpy_kpcc"
+fi
+
+if command -v gcc >/dev/null 2>&1; then
+  step "CMake with gcc: kernplug_compile_with_plugin refuses it"
+  if "$cmake" -S "$example" -B "$work/gcc" -G "$generator" -DCMAKE_MAKE_PROGRAM="$make_program" \
+       -DCMAKE_C_COMPILER=gcc -DCMAKE_PREFIX_PATH="$prefix" >"$work/gcc.log" 2>&1; then
+    fail "configuring with gcc succeeded"
+  fi
+  grep -q "loads only" "$work/gcc.log" || { cat "$work/gcc.log"; fail "no kernplug message for gcc"; }
+  grep -A3 "CMake Error" "$work/gcc.log"
+fi
+step "out-of-tree example OK"
