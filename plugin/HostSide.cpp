@@ -5,6 +5,7 @@
 // construction.
 //
 //===----------------------------------------------------------------------===//
+#include "CpuBlockEntry.h"
 #include "DevicePass.h"
 
 #include "../attributes/Attributes.h"
@@ -30,7 +31,7 @@ struct AbiTypes {
     Ptr = PointerType::get(C, 0);
     I64 = Type::getInt64Ty(C);
     Param = StructType::get(C, {Ptr, I64, I64, I64, I64});
-    Kernel = StructType::get(C, {Ptr, Ptr, Ptr, Ptr, I64, I64, Ptr, Ptr, I64, Ptr, I64, Ptr});
+    Kernel = StructType::get(C, {Ptr, Ptr, Ptr, Ptr, I64, I64, Ptr, Ptr, I64, Ptr, I64, Ptr, Ptr});
     Image = StructType::get(C, {I64, I64, Ptr, I64});
     ModuleDesc = StructType::get(C, {I64, Ptr, I64, Ptr, I64, Ptr, Ptr});
   }
@@ -175,6 +176,7 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
   auto *ModuleDesc = new GlobalVariable(M, T.ModuleDesc, false, GlobalValue::InternalLinkage,
                                         nullptr, "__kp_module");
 
+  CpuBlockEntryBuilder BlockEntries(M);
   std::vector<Constant *> Rows;
   for (size_t I = 0; I < Kernels.size(); ++I) {
     KernelEntry &K = Kernels[I];
@@ -191,7 +193,18 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
       Body = detachBody(K.Fn);
       makeStub(K.Fn, Desc, T);
     }
-    Function *Tr = makeTrampoline(Body, K.Name, T);
+    // Kernels with barriers or warp collectives run each thread as a fiber: per-thread entry
+    // only. The others get a block entry, and their per-thread entry goes through it.
+    Function *BlockEntry = nullptr;
+    if (!(K.Flags & (KP_KERNEL_USES_BARRIER | KP_KERNEL_USES_WARP)))
+      BlockEntry = BlockEntries.build(Body, K.Name);
+    Function *Tr = BlockEntry ? BlockEntries.threadEntry(BlockEntry, K.Name)
+                              : makeTrampoline(Body, K.Name, T);
+    if (BlockEntry && Body->use_empty()) {
+      if (Body == K.Fn)
+        K.Fn = nullptr;
+      Body->eraseFromParent(); // its clone is the code now; saves host codegen at -O0
+    }
     Rows.push_back(ConstantStruct::get(
         T.Kernel,
         {cString(M, K.Name, "__kp_kname"), K.HostFn, Tr, ModuleDesc,
@@ -199,7 +212,8 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
          paramTable(M, K, T),
          Generated ? cString(M, K.Signature, "__kp_sig") : ConstantPointerNull::get(T.Ptr),
          ConstantInt::get(T.I64, SharedBytes), cString(M, K.File, "__kp_file"),
-         ConstantInt::get(T.I64, K.Line), ConstantPointerNull::get(T.Ptr)}));
+         ConstantInt::get(T.I64, K.Line), ConstantPointerNull::get(T.Ptr),
+         BlockEntry ? static_cast<Constant *>(BlockEntry) : ConstantPointerNull::get(T.Ptr)}));
   }
   KernelTable->setInitializer(ConstantArray::get(KernelsTy, Rows));
   ModuleDesc->setInitializer(ConstantStruct::get(

@@ -10,6 +10,7 @@
 #include "DeviceChecks.h"
 #include "DevicePass.h"
 #include "Options.h"
+#include "ThreadLoopVersioning.h"
 #include "UfuncCallChecks.h"
 
 #include "clang/Basic/CodeGenOptions.h"
@@ -71,6 +72,10 @@ public:
           PB.registerPipelineStartEPCallback(
               [PassOpts, Info, Report](llvm::ModulePassManager &MPM, llvm::OptimizationLevel) {
                 MPM.addPass(KernplugPass(PassOpts, Info, Report));
+              });
+          PB.registerVectorizerStartEPCallback(
+              [](llvm::FunctionPassManager &FPM, llvm::OptimizationLevel) {
+                FPM.addPass(ThreadLoopVersioningPass());
               });
         });
     if (Verbose)

@@ -2,9 +2,11 @@
  *
  * Blocks are spread over the pool's participants in chunks taken from an atomic counter
  * (dynamic scheduling: blocks that take longer do not hold up a static partition). Inside a
- * block the GPU threads run one after another as a loop calling the kernel's CPU entry; a
- * kernel the plugin flags as using barriers or warp collectives runs each block's threads as
- * fibers instead (cpu_block.c), so plain kernels pay nothing for them. A fault in kernel code
+ * block the GPU threads run one after another: one call of the kernel's block entry, a loop
+ * the plugin built with the body inlined (kp_abi.h), or, for descriptors without one, a loop
+ * calling the per-thread entry; a kernel the plugin flags as using barriers or warp
+ * collectives runs each block's threads as fibers instead (cpu_block.c), so plain kernels pay
+ * nothing for them. A fault in kernel code
  * (cpu_fault.c) or a barrier that cannot complete fails the launch with the kernel, block and
  * thread, and the other workers stop taking blocks. Launches complete before they return, so
  * kp_synchronize() has nothing to wait for. "Device" memory is ordinary host memory, but
@@ -38,6 +40,7 @@ typedef struct cpu_grid {
   void **args;
   unsigned grid[3], block[3];
   int fibers; /* the kernel uses barriers or warp collectives */
+  kp_cpu_block_fn block_entry; /* NULL: one call per thread */
   unsigned long long total_blocks, chunk;
   atomic_ullong next_block;
   atomic_int failed;     /* set once by the first participant that fails */
@@ -50,12 +53,16 @@ static void record_failure(cpu_grid *g, const char *msg) {
     snprintf(g->message, sizeof g->message, "%s", msg);
 }
 
-static void record_fault(cpu_grid *g, const kp_cpu_fault_guard *f) {
+/* thread_known: kp_cpu_state.tid is the faulting thread. */
+static void record_fault(cpu_grid *g, const kp_cpu_fault_guard *f, int thread_known) {
   const kp_cpu_thread_state *st = &kp_cpu_state;
   char msg[1024];
-  int n = snprintf(msg, sizeof msg, "kernel '%s', block (%u, %u, %u), thread (%u, %u, %u): ",
-                   g->kernel->name, st->ctaid[0], st->ctaid[1], st->ctaid[2], st->tid[0],
-                   st->tid[1], st->tid[2]);
+  int n = thread_known
+              ? snprintf(msg, sizeof msg, "kernel '%s', block (%u, %u, %u), thread (%u, %u, %u): ",
+                         g->kernel->name, st->ctaid[0], st->ctaid[1], st->ctaid[2], st->tid[0],
+                         st->tid[1], st->tid[2])
+              : snprintf(msg, sizeof msg, "kernel '%s', block (%u, %u, %u), one of its threads: ",
+                         g->kernel->name, st->ctaid[0], st->ctaid[1], st->ctaid[2]);
   if (n < 0 || (size_t)n >= sizeof msg) n = 0;
   if (f->stack_overflow)
     snprintf(msg + n, sizeof msg - (size_t)n,
@@ -89,6 +96,34 @@ static void run_block_as_loop(const cpu_grid *g, kp_cpu_thread_state *st) {
   }
 }
 
+/* All the GPU threads of the current block in one call of the block entry. */
+static void run_block_entry(const cpu_grid *g) {
+  kp_cpu_thread_range all = {{0, 0, 0}, {g->block[0], g->block[1], g->block[2]}};
+  g->block_entry(g->args, &all);
+}
+
+/* A block entry keeps the thread indices in registers, so after a fault kp_cpu_state does not
+ * say which thread faulted. Replaying the block one thread at a time through the per-thread
+ * entry finds it (the first thread that faults). The launch has failed already and its
+ * results are undefined, as on a GPU, so running the block's threads again changes nothing a
+ * program may rely on (output from device printf before the fault appears twice). Returns 1
+ * with `fault` updated when the replay faulted, 0 when it ran through. */
+static int replay_to_find_thread(const cpu_grid *g, kp_cpu_thread_state *st,
+                                 kp_cpu_fault_guard *fault) {
+  kp_cpu_fault_guard replay;
+  replay.stacks = NULL;
+  if (sigsetjmp(replay.env, 0)) {
+    fault->signo = replay.signo;
+    fault->addr = replay.addr;
+    fault->stack_overflow = replay.stack_overflow;
+    return 1;
+  }
+  kp_cpu_fault_armed = &replay;
+  run_block_as_loop(g, st);
+  kp_cpu_fault_armed = NULL;
+  return 0;
+}
+
 static void run_blocks(void *p, int participant) {
   cpu_grid *g = p;
   kp_cpu_thread_state *st = &kp_cpu_state;
@@ -113,7 +148,7 @@ static void run_blocks(void *p, int participant) {
   guard.stacks = NULL;
   if (sigsetjmp(guard.env, 0)) { /* a fault in kernel code (cpu_fault.c) */
     st->runner = NULL;
-    record_fault(g, &guard);
+    record_fault(g, &guard, g->block_entry ? replay_to_find_thread(g, st, &guard) : 1);
     goto out;
   }
   kp_cpu_fault_armed = &guard;
@@ -127,7 +162,9 @@ static void run_blocks(void *p, int participant) {
       st->ctaid[0] = (unsigned)(b % gx);
       st->ctaid[1] = (unsigned)((b / gx) % g->grid[1]);
       st->ctaid[2] = (unsigned)(b / gxy);
-      if (!runner) {
+      if (g->block_entry) {
+        run_block_entry(g);
+      } else if (!runner) {
         run_block_as_loop(g, st);
       } else if (kp_cpu_block_run(runner, g->kernel, g->args, g->block, g_stack_bytes, &guard,
                                   msg, sizeof msg) != 0) {
@@ -145,6 +182,7 @@ out:
 static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {
   cpu_grid g = {.kernel = k, .args = args};
   g.fibers = (k->flags & (KP_KERNEL_USES_BARRIER | KP_KERNEL_USES_WARP)) != 0;
+  g.block_entry = g.fibers ? NULL : k->cpu_block_entry;
   g.grid[0] = (unsigned)cfg->blocks.x, g.grid[1] = (unsigned)cfg->blocks.y,
   g.grid[2] = (unsigned)cfg->blocks.z;
   g.block[0] = (unsigned)cfg->threads.x, g.block[1] = (unsigned)cfg->threads.y,

@@ -21,7 +21,10 @@
 extern "C" {
 #endif
 
-#define KP_ABI_VERSION 1
+/* 2: kp_kernel_desc.cpu_block_entry. Version 1 was never released with a different runtime,
+ * so the runtime accepts only 2 (objects built by an older plugin are refused with a message
+ * that says to rebuild them). */
+#define KP_ABI_VERSION 2
 
 /* kp_param_desc.kind */
 enum {
@@ -71,6 +74,19 @@ typedef struct kp_module_desc kp_module_desc;
 /* CPU entry: runs the kernel body once for the calling worker's current thread indices. */
 typedef void (*kp_cpu_entry_fn)(void **args);
 
+/* The threads of the current block (kp_cpu_state.ctaid) a CPU block entry runs: every
+ * (x, y, z) with begin[d] <= d < end[d], x fastest. Built by the runtime; the plugin reads
+ * it as six i32s. */
+typedef struct kp_cpu_thread_range {
+  uint32_t begin[3];
+  uint32_t end[3];
+} kp_cpu_thread_range;
+
+/* CPU block entry: one loop over the range's threads with the kernel body inlined and the
+ * thread indices as loop variables, so that element-wise kernels compile to vectorisable
+ * loops. Only for kernels without barriers or warp collectives (those run as fibers). */
+typedef void (*kp_cpu_block_fn)(void **args, const kp_cpu_thread_range *threads);
+
 typedef struct kp_kernel_desc {
   const char *name;           /* C name; also the PTX .entry name */
   const void *host_fn;        /* the stub users call; for generated kernels the user's function */
@@ -84,6 +100,7 @@ typedef struct kp_kernel_desc {
   const char *file;           /* where the kernel is defined, for messages */
   uint64_t line;
   void *runtime_data;         /* owned by the runtime (cached CUfunction, …) */
+  kp_cpu_block_fn cpu_block_entry; /* ABI 2; NULL where the kernel needs fibers */
 } kp_kernel_desc;
 
 /* kp_image_desc.kind */

@@ -1,5 +1,6 @@
 // The host side of a kernel: a stub that packs arguments and calls the
-// runtime, the body behind a trampoline, descriptors and a constructor.
+// runtime, the body behind a per-block CPU entry (and a per-thread one),
+// descriptors and a constructor.
 #include <kernplug.h>
 
 typedef struct big { double a, b, c; } big;
@@ -9,8 +10,22 @@ __attribute__((kernel)) void saxpy(float a, const float *x, float *y, big s) {
   y[i] = a * x[i] + y[i] + (float)s.c;
 }
 
-// HOST: @__kp_kernels = internal global [1 x {{.*}}] [{{.*}} { ptr @__kp_kname, ptr @saxpy, ptr @saxpy.kp.cpu, ptr @__kp_module, i64 0, i64 4, ptr @__kp_params.saxpy, ptr null, i64 0, ptr @__kp_source, i64 7, ptr null }]
-// HOST: @__kp_module = internal global {{.*}} { i64 1, ptr @__kp_source, i64 1, ptr @__kp_kernels, i64 {{[1-9]}}, ptr @__kp_images, ptr null }
+// A guarded element-wise kernel: its block entry gets a guard-free copy of the thread loop.
+__attribute__((kernel)) void guarded(const float *x, float *y, int n) {
+  int i = grid(1);
+  if (i < n) y[i] = 2 * x[i] + y[i];
+}
+
+// Barriers: each thread runs as a fiber, so no block entry (the last field is null).
+__attribute__((kernel)) void with_barrier(float *x) {
+  x[threadIdx.x] += 1;
+  syncthreads();
+  x[threadIdx.x] *= 2;
+}
+
+// The last field of each row is the block entry (ABI 2).
+// HOST: @__kp_kernels = internal global [3 x {{.*}}] [{{.*}} { ptr @__kp_kname, ptr @saxpy, ptr @saxpy.kp.cpu, ptr @__kp_module, i64 0, i64 4, ptr @__kp_params.saxpy, ptr null, i64 0, ptr @__kp_source, i64 8, ptr null, ptr @saxpy.kp.cpu_block }, {{.*}} { ptr @{{.*}}, ptr @guarded, ptr @guarded.kp.cpu, {{.*}}, ptr @guarded.kp.cpu_block }, {{.*}} { ptr @{{.*}}, ptr @with_barrier, ptr @with_barrier.kp.cpu, ptr @__kp_module, i64 1, {{.*}}, ptr null, ptr null }]
+// HOST: @__kp_module = internal global {{.*}} { i64 2, ptr @__kp_source, i64 3, ptr @__kp_kernels, i64 {{[1-9]}}, ptr @__kp_images, ptr null }
 // HOST: @__kp_kname = private unnamed_addr constant [6 x i8] c"saxpy\00"
 // Parameters: a (value, 4 bytes), x (const pointer to 4-byte floats), y (pointer), s (byval, 24 bytes).
 // HOST: @__kp_params.saxpy = private constant [4 x {{.*}}] [{{.*}} { ptr @{{.*}}, i64 0, i64 0, i64 4, i64 0 }, {{.*}} { ptr @{{.*}}, i64 1, i64 1, i64 8, i64 4 }, {{.*}} { ptr @{{.*}}, i64 1, i64 0, i64 8, i64 4 }, {{.*}} { ptr @{{.*}}, i64 2, i64 0, i64 24, i64 0 }]
@@ -26,9 +41,24 @@ __attribute__((kernel)) void saxpy(float a, const float *x, float *y, big s) {
 // HOST: call void @__kp_launch(ptr {{.*}}@__kp_kernels, ptr {{.*}}[[ARGS]])
 // HOST-NEXT: ret void
 
-// The CPU trampoline unpacks args[] and runs the original body.
+// The block entry unpacks args[] once and loops over the block's threads with
+// the body inlined; threadIdx.x is the loop counter (no call into the runtime
+// per thread), so the loop vectorises.
+// HOST-LABEL: define internal void @saxpy.kp.cpu_block(ptr
+// HOST-NOT: @kp_dev_tid_
+// HOST: load <{{[0-9]+}} x float>
+// HOST-NOT: @kp_dev_tid_
+// The per-thread entry runs the block entry over the runtime's current thread.
 // HOST-LABEL: define internal void @saxpy.kp.cpu(ptr
-// HOST: load float, ptr
+// HOST: call i32 @kp_dev_tid_x()
+// HOST: call void @saxpy.kp.cpu_block(ptr
+// With `if (i < n)` the vector loop is the copy without the guard.
+// HOST-LABEL: define internal void @guarded.kp.cpu_block(ptr
+// HOST: load <{{[0-9]+}} x float>
+// HOST-LABEL: define internal void @guarded.kp.cpu(ptr
+// The fiber kernel keeps the trampoline that unpacks args[] and calls the body.
+// HOST-LABEL: define internal void @with_barrier.kp.cpu(ptr
+// HOST: call void @kp_dev_syncthreads()
 // HOST-LABEL: define internal void @__kp_register()
 // HOST: call void @__kp_register_module(ptr {{.*}}@__kp_module)
 // HOST-NOT: llvm.global.annotations

@@ -171,7 +171,7 @@ static const kp_param_desc int_x_params[] = {PTR("x", 4, 0)};
 
 #define KERNEL_SHARED(name, fn, cpu, flags, params, shared_bytes, line)                        \
   {name, (const void *)fn, cpu, &hand_module, flags,                                           \
-   sizeof params / sizeof params[0], params, NULL, shared_bytes, __FILE__, line, NULL}
+   sizeof params / sizeof params[0], params, NULL, shared_bytes, __FILE__, line, NULL, NULL}
 #define KERNEL(name, fn, cpu, flags, params, line)                                             \
   KERNEL_SHARED(name, fn, cpu, flags, params, 0, line)
 

@@ -158,11 +158,15 @@ static void test_memory_errors(void) {
   CHECK_NO_ERROR();
 }
 
+#define KP_ABI_STRING_(v) #v
+#define KP_ABI_STRING_X(v) KP_ABI_STRING_(v)
+#define KP_ABI_STRING KP_ABI_STRING_X(KP_ABI_VERSION)
 static void test_registry_errors(void) {
   static kp_module_desc wrong = {99, "old_object.c", 0, NULL, 0, NULL, NULL};
   __kp_register_module(&wrong);
   CHECK_ERROR(KP_ERROR_INTERNAL, "old_object.c was compiled by a kernplug plugin with ABI "
-                                 "version 99, but this libkernplug_rt speaks version 1");
+                                 "version 99, but this libkernplug_rt speaks version "
+                                 KP_ABI_STRING);
 }
 
 static void test_error_state(void) {

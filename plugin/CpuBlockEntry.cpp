@@ -1,0 +1,313 @@
+//===- CpuBlockEntry.cpp - one CPU call per block, not per thread -*- C++ -*-===//
+//
+// The CPU backend used to call a kernel's host copy once per GPU thread, through
+// a void** trampoline, with every threadIdx/blockIdx read a call into the
+// runtime: ~10 ns per thread, 7-10x OpenMP on element-wise kernels. For kernels
+// without barriers or warp collectives this builds instead
+//
+//   void <k>.kp.cpu_block(void **args, const kp_cpu_thread_range *r)
+//
+// a loop nest over the block's threads (x innermost) around a copy of the body
+// that reads the thread indices from the loop variables: every function the
+// body reaches that reads an index is cloned with one extra parameter, a
+// pointer to the indices ([13 x i32]: tid, ctaid, ntid, nctaid, linear id),
+// and its index calls become loads from it. The block entry fills that array
+// on its stack, the copy of the body is always-inlined into the loop, and SROA
+// turns the loads into the loop variables and block-invariant values: what is
+// left is the loop a C programmer would write (the work-item loop of PoCL and
+// AdaptiveCpp's CPU back end).
+//
+//===----------------------------------------------------------------------===//
+#include "CpuBlockEntry.h"
+#include "DevicePass.h"
+#include "ThreadLoopVersioning.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace kernplug {
+namespace {
+
+enum : unsigned { SlotTid = 0, SlotCtaid = 3, SlotNtid = 6, SlotNctaid = 9, SlotLinear = 12,
+                  NumSlots = 13 };
+const unsigned LaneSlot = ~0u; // laneid: linear id % 32
+
+/// The index slot a runtime primitive reads, LaneSlot for laneid, or nullopt.
+std::optional<unsigned> indexSlot(const Function *F) {
+  if (!F || !F->isDeclaration())
+    return std::nullopt;
+  StringRef N = F->getName();
+  if (!N.consume_front("kp_dev_"))
+    return std::nullopt;
+  if (N == "laneid")
+    return LaneSlot;
+  unsigned Base = StringSwitch<unsigned>(N.drop_back(2))
+                      .Case("tid", SlotTid)
+                      .Case("ctaid", SlotCtaid)
+                      .Case("ntid", SlotNtid)
+                      .Case("nctaid", SlotNctaid)
+                      .Default(~0u);
+  if (Base == ~0u || !(N.ends_with("_x") || N.ends_with("_y") || N.ends_with("_z")))
+    return std::nullopt;
+  return Base + (N.back() - 'x');
+}
+
+/// A call of the runtime's index primitive Name, which dead-code elimination
+/// may drop when the value goes unused.
+Value *readIndex(IRBuilder<> &B, const std::string &Name) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  CallInst *Call = B.CreateCall(M.getOrInsertFunction(Name, B.getInt32Ty()));
+  Call->setDoesNotAccessMemory();
+  Call->setDoesNotThrow();
+  Call->addFnAttr(Attribute::WillReturn);
+  return Call;
+}
+
+/// The defined functions Root reaches through direct calls, Root first; false
+/// when one of them makes an indirect call (it could reach index reads we
+/// cannot rewrite).
+bool directCallClosure(Function *Root, SetVector<Function *> &Out) {
+  Out.insert(Root);
+  for (size_t I = 0; I < Out.size(); ++I)
+    for (BasicBlock &BB : *Out[I])
+      for (Instruction &Inst : BB) {
+        auto *Call = dyn_cast<CallBase>(&Inst);
+        if (!Call || Call->isInlineAsm())
+          continue;
+        Function *Callee = Call->getCalledFunction();
+        if (!Callee)
+          return false;
+        if (!Callee->isDeclaration())
+          Out.insert(Callee);
+      }
+  return true;
+}
+
+} // namespace
+
+Function *CpuBlockEntryBuilder::indexedClone(Function *F) {
+  auto It = Clones.find(F);
+  if (It != Clones.end())
+    return It->second;
+  LLVMContext &C = M.getContext();
+  SmallVector<Type *, 8> Params(F->getFunctionType()->params());
+  Params.push_back(PointerType::get(C, 0));
+  auto *Ty = FunctionType::get(F->getReturnType(), Params, false);
+  Function *NF = Function::Create(Ty, GlobalValue::InternalLinkage, F->getName() + ".kp.blk", M);
+  ValueToValueMapTy VMap;
+  for (Argument &A : F->args())
+    VMap[&A] = NF->getArg(A.getArgNo());
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(NF, F, VMap, CloneFunctionChangeType::LocalChangesOnly, Returns);
+  NF->setLinkage(GlobalValue::InternalLinkage);
+  NF->setVisibility(GlobalValue::DefaultVisibility);
+  NF->setComdat(nullptr);
+  // A `const` helper now reads the indices through its new parameter.
+  NF->removeFnAttr(Attribute::Memory);
+  unsigned IdxArg = F->arg_size();
+  NF->getArg(IdxArg)->setName("kp.idx");
+  for (Attribute::AttrKind K : {Attribute::NoAlias, Attribute::NoCapture, Attribute::ReadOnly})
+    NF->addParamAttr(IdxArg, K);
+  Clones[F] = NF;
+  Pending.push_back(NF);
+  return NF;
+}
+
+/// Index reads become loads from the clone's last parameter; calls to other
+/// index-reading functions go to their clones, passing it on.
+void CpuBlockEntryBuilder::rewriteClone(Function *NF, const SmallPtrSetImpl<Function *> &Reads) {
+  LLVMContext &C = M.getContext();
+  Argument *Idx = NF->getArg(NF->arg_size() - 1);
+  Type *I32 = Type::getInt32Ty(C);
+  auto *IdxTy = ArrayType::get(I32, NumSlots);
+  for (BasicBlock &BB : *NF)
+    for (Instruction &Inst : make_early_inc_range(BB)) {
+      auto *Call = dyn_cast<CallInst>(&Inst);
+      Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (!Callee)
+        continue;
+      IRBuilder<> B(Call);
+      if (std::optional<unsigned> Slot = indexSlot(Callee)) {
+        auto Load = [&](unsigned S) {
+          return B.CreateLoad(I32, B.CreateConstInBoundsGEP2_32(IdxTy, Idx, 0, S));
+        };
+        Value *V = *Slot == LaneSlot ? B.CreateURem(Load(SlotLinear), B.getInt32(32))
+                                     : Load(*Slot);
+        Call->replaceAllUsesWith(B.CreateZExtOrTrunc(V, Call->getType()));
+        Call->eraseFromParent();
+      } else if (Reads.count(Callee)) {
+        SmallVector<Value *, 8> Args(Call->args());
+        Args.push_back(Idx);
+        Function *Target = indexedClone(Callee);
+        CallInst *New = B.CreateCall(Target, Args);
+        New->setCallingConv(Call->getCallingConv());
+        New->setAttributes(Call->getAttributes());
+        New->setTailCallKind(Call->getTailCallKind());
+        New->setDebugLoc(Call->getDebugLoc());
+        Call->replaceAllUsesWith(New);
+        Call->eraseFromParent();
+      }
+    }
+}
+
+/// Whether F calls an index primitive or a function already in Reads.
+static bool callsIndexReader(Function &F, const SmallPtrSetImpl<Function *> &Reads,
+                             bool &TypeMismatch) {
+  for (BasicBlock &BB : F)
+    for (Instruction &Inst : BB) {
+      auto *Call = dyn_cast<CallBase>(&Inst);
+      Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (!Callee || !(indexSlot(Callee) || Reads.count(Callee)))
+        continue;
+      // A call whose type is not its callee's (K&R C) cannot simply gain an argument.
+      TypeMismatch |= Call->getFunctionType() != Callee->getFunctionType();
+      return true;
+    }
+  return false;
+}
+
+Function *CpuBlockEntryBuilder::build(Function *Body, const std::string &Name) {
+  SetVector<Function *> Reach;
+  if (!directCallClosure(Body, Reach))
+    return nullptr;
+  // The functions that read an index, directly or through a callee.
+  SmallPtrSet<Function *, 8> Reads;
+  bool TypeMismatch = false;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Function *F : Reach)
+      if (!Reads.count(F) && callsIndexReader(*F, Reads, TypeMismatch))
+        Changed = Reads.insert(F).second;
+  }
+  if (TypeMismatch)
+    return nullptr;
+  for (Function *F : Reads)
+    if (F->isVarArg())
+      return nullptr;
+  Reads.insert(Body); // cloned even when it reads no index, to be inlined into the loop
+
+  Function *BodyClone = indexedClone(Body);
+  while (!Pending.empty())
+    rewriteClone(Pending.pop_back_val(), Reads);
+  // Nothing calls a kernel body; forget it, since the caller may erase it.
+  Clones.erase(Body);
+  // Inlined into the one loop that calls it, whatever -O level left on the body.
+  BodyClone->removeFnAttr(Attribute::NoInline);
+  BodyClone->removeFnAttr(Attribute::OptimizeNone);
+  BodyClone->addFnAttr(Attribute::AlwaysInline);
+  return emitLoop(Body, BodyClone, Name);
+}
+
+/// The entry itself: unpack args[] once, fill the block-invariant indices,
+/// then for z, y, x in the range: store the thread's indices and call the body.
+Function *CpuBlockEntryBuilder::emitLoop(Function *Body, Function *BodyClone,
+                                         const std::string &Name) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C);
+  auto *IdxTy = ArrayType::get(I32, NumSlots);
+  auto *RangeTy = ArrayType::get(I32, 6); // kp_cpu_thread_range
+  Function *F = Function::Create(FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false),
+                                 GlobalValue::InternalLinkage, Name + ".kp.cpu_block", M);
+  // Target and frame attributes as the body's, so that inlining it is allowed.
+  for (Attribute A : Body->getAttributes().getFnAttrs())
+    if (A.isStringAttribute())
+      F->addFnAttr(A);
+  F->removeFnAttr("probe-stack"); // never on a fiber stack
+  F->addFnAttr(Attribute::NoUnwind);
+  F->addFnAttr(BlockEntryAttr);
+  // Kept out of the per-thread entry, which would otherwise get a second copy of the loop.
+  F->addFnAttr(Attribute::NoInline);
+  F->getArg(0)->setName("args");
+  F->getArg(1)->setName("range");
+
+  IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+  Value *Idx = B.CreateAlloca(IdxTy, nullptr, "kp.idx");
+  auto Slot = [&](unsigned S) { return B.CreateConstInBoundsGEP2_32(IdxTy, Idx, 0, S); };
+  static const char *const Invariant[] = {"ctaid", "ntid", "nctaid"};
+  for (unsigned G = 0; G < 3; ++G)
+    for (unsigned D = 0; D < 3; ++D) {
+      std::string Prim = std::string("kp_dev_") + Invariant[G] + "_" + char('x' + D);
+      B.CreateStore(readIndex(B, Prim), Slot(SlotCtaid + 3 * G + D));
+    }
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : BodyClone->args()) {
+    if (A.getArgNo() + 1 == BodyClone->arg_size())
+      break; // the index pointer
+    Value *P = B.CreateLoad(Ptr, B.CreateConstGEP1_64(Ptr, F->getArg(0), A.getArgNo()));
+    Args.push_back(A.hasByValAttr() ? P : B.CreateLoad(A.getType(), P));
+  }
+  Args.push_back(Idx);
+  Value *Begin[3], *End[3];
+  for (unsigned D = 0; D < 3; ++D) {
+    Begin[D] = B.CreateLoad(I32, B.CreateConstInBoundsGEP2_32(RangeTy, F->getArg(1), 0, D));
+    End[D] = B.CreateLoad(I32, B.CreateConstInBoundsGEP2_32(RangeTy, F->getArg(1), 0, 3 + D));
+  }
+  Value *NtidX = B.CreateLoad(I32, Slot(SlotNtid)), *NtidY = B.CreateLoad(I32, Slot(SlotNtid + 1));
+
+  // Top-tested loops z > y > x; Open returns the counter, Close the latch.
+  struct Loop {
+    BasicBlock *Header, *Exit;
+    PHINode *Counter;
+  };
+  auto Open = [&](unsigned D) {
+    BasicBlock *Pre = B.GetInsertBlock();
+    std::string Dim(1, char('x' + D));
+    Loop L{BasicBlock::Create(C, "loop." + Dim, F), BasicBlock::Create(C, "done." + Dim, F),
+           nullptr};
+    BasicBlock *Body = BasicBlock::Create(C, "body." + Dim, F);
+    B.CreateBr(L.Header);
+    B.SetInsertPoint(L.Header);
+    L.Counter = B.CreatePHI(I32, 2, Dim);
+    L.Counter->addIncoming(Begin[D], Pre);
+    B.CreateCondBr(B.CreateICmpULT(L.Counter, End[D]), Body, L.Exit);
+    B.SetInsertPoint(Body);
+    B.CreateStore(L.Counter, Slot(SlotTid + D));
+    return L;
+  };
+  auto Close = [&](Loop &L) {
+    L.Counter->addIncoming(B.CreateNUWAdd(L.Counter, B.getInt32(1)), B.GetInsertBlock());
+    Instruction *Latch = B.CreateBr(L.Header);
+    B.SetInsertPoint(L.Exit);
+    return Latch;
+  };
+  Loop Z = Open(2), Y = Open(1), X = Open(0);
+  Value *Linear = B.CreateAdd(
+      X.Counter, B.CreateMul(NtidX, B.CreateAdd(Y.Counter, B.CreateMul(NtidY, Z.Counter))));
+  B.CreateStore(Linear, Slot(SlotLinear));
+  CallInst *Call = B.CreateCall(BodyClone, Args);
+  copyParamAttrs(BodyClone, Call);
+  markThreadLoop(Close(X));
+  Close(Y);
+  Close(Z);
+  B.CreateRetVoid();
+  return F;
+}
+
+Function *CpuBlockEntryBuilder::threadEntry(Function *BlockEntry, const std::string &Name) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C);
+  auto *RangeTy = ArrayType::get(I32, 6);
+  Function *F = Function::Create(FunctionType::get(Type::getVoidTy(C), {Ptr}, false),
+                                 GlobalValue::InternalLinkage, Name + ".kp.cpu", M);
+  F->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+  Value *Range = B.CreateAlloca(RangeTy, nullptr, "kp.range");
+  for (unsigned D = 0; D < 3; ++D) {
+    std::string Prim = std::string("kp_dev_tid_") + char('x' + D);
+    Value *Tid = readIndex(B, Prim);
+    B.CreateStore(Tid, B.CreateConstInBoundsGEP2_32(RangeTy, Range, 0, D));
+    B.CreateStore(B.CreateAdd(Tid, B.getInt32(1)),
+                  B.CreateConstInBoundsGEP2_32(RangeTy, Range, 0, 3 + D));
+  }
+  B.CreateCall(BlockEntry, {F->getArg(0), Range});
+  B.CreateRetVoid();
+  return F;
+}
+
+} // namespace kernplug
