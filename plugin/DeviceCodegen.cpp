@@ -31,7 +31,8 @@ namespace {
 bool linkBitcode(Module &Dev, const std::string &Path, const char *What,
                  const PassReporter &Report) {
   SMDiagnostic Err;
-  std::unique_ptr<Module> Lib = parseIRFile(Path, Err, Dev.getContext());
+  // Lazily: the linker materialises only the functions Dev needs (libdevice has ~500).
+  std::unique_ptr<Module> Lib = getLazyIRFileModule(Path, Err, Dev.getContext());
   if (!Lib) {
     Report.Error(std::string("cannot read the ") + What + " '" + Path +
                  "': " + Err.getMessage().str());
@@ -91,46 +92,86 @@ void saveTemp(const PluginOptions &Opts, StringRef Suffix, StringRef Text,
   Report.Note("wrote " + Path);
 }
 
-/// Assembles PTX for one arch with ptxas; the cubin lands in Out.
-bool runPtxas(const PluginOptions &Opts, StringRef PTX, unsigned SM, std::string &Out,
+/// Temporary files removed when it goes out of scope.
+struct TempFiles {
+  std::vector<std::string> Paths;
+  ~TempFiles() {
+    for (const std::string &P : Paths)
+      sys::fs::remove(P);
+  }
+  /// A new empty file; false when none can be made.
+  bool create(StringRef Suffix, std::string &Path) {
+    SmallString<128> P;
+    if (sys::fs::createTemporaryFile("kernplug", Suffix, P))
+      return false;
+    Paths.push_back(Path = P.str().str());
+    return true;
+  }
+};
+
+/// Assembles PTX with ptxas once per arch, all archs at the same time: each run
+/// takes about as long as the whole host compile of the file, and they are
+/// independent processes. Cubins land in Images in Opts.Archs order.
+bool runPtxas(const PluginOptions &Opts, StringRef PTX, std::vector<DeviceImage> &Images,
               const PassReporter &Report) {
-  SmallString<128> PtxPath, CubinPath, LogPath;
-  int FD;
-  if (sys::fs::createTemporaryFile("kernplug", "ptx", FD, PtxPath) ||
-      sys::fs::createTemporaryFile("kernplug", "cubin", CubinPath) ||
-      sys::fs::createTemporaryFile("kernplug", "log", LogPath)) {
+  TempFiles Temps;
+  std::string PtxPath;
+  bool Made = Temps.create("ptx", PtxPath);
+  if (Made) {
+    std::error_code EC;
+    raw_fd_ostream OS(PtxPath, EC);
+    OS << PTX;
+    Made = !EC;
+  }
+  struct Run {
+    unsigned SM;
+    std::string Arch, Cubin, Log, ExecError;
+    sys::ProcessInfo Process;
+  };
+  std::vector<Run> Runs;
+  for (unsigned SM : Opts.Archs) {
+    Run R{SM, "-arch=" + PluginOptions::archName(SM), "", "", "", {}};
+    Made = Made && Temps.create("cubin", R.Cubin) && Temps.create("log", R.Log);
+    Runs.push_back(std::move(R));
+  }
+  if (!Made) {
     Report.Error("cannot create temporary files for ptxas");
     return false;
   }
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << PTX;
+  for (Run &R : Runs) {
+    SmallVector<StringRef, 8> Args = {Opts.Ptxas, R.Arch, "-O3"};
+    if (Opts.DebugLineInfo)
+      Args.push_back("-lineinfo");
+    Args.append({PtxPath, "-o", R.Cubin});
+    std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(R.Log), StringRef(R.Log)};
+    R.Process = sys::ExecuteNoWait(Opts.Ptxas, Args, std::nullopt, Redirects, 0, &R.ExecError);
   }
-  std::string Arch = "-arch=" + PluginOptions::archName(SM);
-  SmallVector<StringRef, 8> Args = {Opts.Ptxas, Arch, "-O3"};
-  if (Opts.DebugLineInfo)
-    Args.push_back("-lineinfo");
-  Args.append({PtxPath.str(), "-o", CubinPath.str()});
-  std::optional<StringRef> Redirects[] = {std::nullopt, LogPath.str(), LogPath.str()};
-  std::string ExecError;
-  int RC = sys::ExecuteAndWait(Opts.Ptxas, Args, std::nullopt, Redirects, 0, 0, &ExecError);
-  bool OK = RC == 0;
-  if (OK) {
-    auto Buf = MemoryBuffer::getFile(CubinPath);
-    OK = bool(Buf);
-    if (OK)
-      Out = (*Buf)->getBuffer().str();
-  }
-  if (!OK) {
+  bool AllOK = true;
+  for (Run &R : Runs) {
+    // Every process is waited for, also after a failure, so that none is left behind.
+    int RC = -1;
+    if (R.Process.Pid != sys::ProcessInfo::InvalidPid)
+      RC = sys::Wait(R.Process, std::nullopt, &R.ExecError).ReturnCode;
+    std::unique_ptr<MemoryBuffer> Cubin;
+    if (RC == 0)
+      if (auto Buf = MemoryBuffer::getFile(R.Cubin))
+        Cubin = std::move(*Buf);
+    if (Cubin) {
+      Report.Note("cubin for " + PluginOptions::archName(R.SM) + ": " +
+                  std::to_string(Cubin->getBufferSize()) + " bytes");
+      Images.push_back({KP_IMAGE_CUBIN, R.SM, Cubin->getBuffer().str()});
+      continue;
+    }
+    if (!AllOK)
+      continue; // one report is enough: the others usually say the same
+    AllOK = false;
     std::string Log;
-    if (auto Buf = MemoryBuffer::getFile(LogPath))
+    if (auto Buf = MemoryBuffer::getFile(R.Log))
       Log = (*Buf)->getBuffer().str();
-    Report.Error("ptxas failed for " + PluginOptions::archName(SM) + " (" + Opts.Ptxas +
-                 (ExecError.empty() ? "" : ": " + ExecError) + "):\n" + Log);
+    Report.Error("ptxas failed for " + PluginOptions::archName(R.SM) + " (" + Opts.Ptxas +
+                 (R.ExecError.empty() ? "" : ": " + R.ExecError) + "):\n" + Log);
   }
-  for (const SmallString<128> &P : {PtxPath, CubinPath, LogPath})
-    sys::fs::remove(P);
-  return OK;
+  return AllOK;
 }
 
 /// Removes the `$L__tmpN:` labels NVPTX 19 emits for debug line ranges. Only DWARF sections
@@ -274,15 +315,7 @@ bool compileDeviceModule(Module &Dev, const std::vector<KernelEntry> &Kernels,
     Report.Note("no ptxas: embedding PTX only (the driver JIT-compiles it at first launch)");
     return true;
   }
-  for (unsigned SM : Opts.Archs) {
-    std::string Cubin;
-    if (!runPtxas(Opts, PTX, SM, Cubin, Report))
-      return false;
-    Report.Note("cubin for " + PluginOptions::archName(SM) + ": " +
-                std::to_string(Cubin.size()) + " bytes");
-    Images.push_back({KP_IMAGE_CUBIN, SM, std::move(Cubin)});
-  }
-  return true;
+  return runPtxas(Opts, PTX, Images, Report);
 }
 
 } // namespace kernplug
