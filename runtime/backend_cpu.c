@@ -261,13 +261,14 @@ static kp_error cpu_synchronize(const char *what) {
 static void cpu_detect(void);
 static int cpu_device_count(void) { return 0; /* GPUs usable by kernplug */ }
 
-/* Each GPU thread is one call of the kernel's CPU entry and a block's threads run in order on
- * one worker. For a grid-stride kernel over n items, 256 threads per block each handling
- * KP_CPU_ITEMS_PER_THREAD items (blocks = n / 2048) was fastest on a 2-core x86 machine: 5x
- * the one-item-per-thread grid at 5M floats, 3x at 50M; more items per thread spread a
- * block's accesses over too many lines and pages (docs/ufuncs.md has the table). Reduce
- * kernels write one partial result per block, so they get a grid that just fills the
- * workers. */
+/* A block's threads run in order on one worker. For a grid-stride kernel over n items, 256
+ * threads per block each handling KP_CPU_ITEMS_PER_THREAD items (blocks = n / 2048) was
+ * fastest on a 2-core x86 machine when each GPU thread was one call of the per-thread entry:
+ * 5x the one-item-per-thread grid at 5M floats, 3x at 50M (docs/ufuncs.md has the table).
+ * With block entries (one loop per block) an add ufunc still takes 2.0 / 24 ms at 5M / 50M
+ * floats with 8 items per thread against 2.8 / 32 ms with 1, but 108 ms against 84 ms at
+ * 2^27 (2026-11-21). Reduce kernels write one partial result per block, so they get a grid
+ * that just fills the workers. */
 enum {
   KP_CPU_OCCUPANCY_BLOCK = 256,
   KP_CPU_ITEMS_PER_THREAD = 8,
