@@ -182,8 +182,10 @@ Function *CpuBlockEntryBuilder::build(Function *Body, const std::string &Name) {
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (Function *F : Reach)
-      if (!Reads.count(F) && callsIndexReader(*F, Reads, TypeMismatch))
-        Changed = Reads.insert(F).second;
+      if (!Reads.count(F) && callsIndexReader(*F, Reads, TypeMismatch)) {
+        Reads.insert(F);
+        Changed = true;
+      }
   }
   if (TypeMismatch)
     return nullptr;
