@@ -15,7 +15,6 @@ extern pthread_mutex_t fake_lock; /* guards the tables and the log */
 void fake_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Whether FAKE_CUDA_FAIL names this failure. */
 int fake_failing(const char *what);
-int fake_device_sm(void);                  /* FAKE_CUDA_CC, default 90 */
 extern int fake_sticky_error;              /* set by an illegal_address launch */
 
 /* Devices: FAKE_CUDA_DEVICES of them (default 1, at most FAKE_MAX_DEVICES), device i of
