@@ -161,6 +161,10 @@ long long kp_env_positive(const char *name, long long fallback, long long max, c
 
 /* ---- memory (alloc_table.c, memory.c, transfers.c) -------------------------------------- */
 
+/* memory.c: [d, d + bytes) lies inside one live device or managed array; else an error that
+ * says what d is (NULL, freed, host memory, unknown, too short), prefixed with `what`. */
+kp_error kp_check_device_range(const char *what, const void *d, size_t bytes);
+
 /* One live allocation made (or host range registered) through kp_*. */
 typedef struct kp_alloc_info {
   void *start;

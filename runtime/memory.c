@@ -127,7 +127,7 @@ KP_EXPORT void *kp_device_alloc_like(const void *p) {
 /* ---- explicit copies --------------------------------------------------------------------- */
 
 /* Checks that [d, d + bytes) lies inside one live device or managed array. */
-static kp_error check_range(const char *what, const void *d, size_t bytes) {
+kp_error kp_check_device_range(const char *what, const void *d, size_t bytes) {
   kp_alloc_info e;
   if (!d)
     return kp_fail(KP_ERROR_INVALID_VALUE, "%s: the device pointer is NULL", what);
@@ -155,7 +155,7 @@ static kp_error check_range(const char *what, const void *d, size_t bytes) {
 
 KP_EXPORT void kp_copy_to_host_bytes(void *host, const void *device_ptr, size_t bytes) {
   const kp_backend *be = kp_backend_get();
-  if (!be || check_range("copy_to_host", device_ptr, bytes)) return;
+  if (!be || kp_check_device_range("copy_to_host", device_ptr, bytes)) return;
   if (!host && bytes) {
     kp_fail(KP_ERROR_INVALID_VALUE, "copy_to_host: the host pointer is NULL (%zu bytes)", bytes);
     return;
@@ -165,7 +165,7 @@ KP_EXPORT void kp_copy_to_host_bytes(void *host, const void *device_ptr, size_t 
 
 KP_EXPORT void kp_copy_to_device_bytes(void *device_ptr, const void *host, size_t bytes) {
   const kp_backend *be = kp_backend_get();
-  if (!be || check_range("copy_to_device", device_ptr, bytes)) return;
+  if (!be || kp_check_device_range("copy_to_device", device_ptr, bytes)) return;
   if (!host && bytes) {
     kp_fail(KP_ERROR_INVALID_VALUE, "copy_to_device: the host pointer is NULL (%zu bytes)",
             bytes);

@@ -269,29 +269,6 @@ KP_EXPORT float kp_event_elapsed_ms(kp_event start, kp_event end) {
 
 /* ---- asynchronous copies ----------------------------------------------------------------- */
 
-/* [d, d + bytes) must lie inside one live device or managed array (memory.c checks the
- * synchronous copies the same way). */
-static kp_error check_range(const char *what, const void *d, size_t bytes) {
-  void *start;
-  size_t size;
-  if (!d) return kp_fail(KP_ERROR_INVALID_VALUE, "%s: the device pointer is NULL", what);
-  if (!kp_alloc_table_find(d, &start, &size)) {
-    if (kp_memory_was_freed(d))
-      return kp_fail(KP_ERROR_INVALID_VALUE, "%s: device array %p was already freed", what, d);
-    return kp_fail(KP_ERROR_INVALID_VALUE,
-                   "%s: %p is not a device array (not returned by to_device, device_array or "
-                   "managed_array)",
-                   what, d);
-  }
-  size_t offset = (size_t)((const char *)d - (const char *)start);
-  if (bytes > size - offset)
-    return kp_fail(KP_ERROR_INVALID_VALUE,
-                   "%s: %zu bytes at %p run past the end of its device array (%zu bytes at %p, "
-                   "%zu bytes in)",
-                   what, bytes, d, size, start, offset);
-  return KP_SUCCESS;
-}
-
 /* Checks a copy of `bytes` between host and the device array d on s; fills `what`. */
 static const kp_backend *check_copy(const char *call, const void *d, const void *host,
                                     size_t bytes, kp_stream s, char *what, size_t what_size) {
@@ -299,7 +276,7 @@ static const kp_backend *check_copy(const char *call, const void *d, const void 
   if (!be) return NULL;
   char label[64];
   snprintf(what, what_size, "%s on %s", call, kp_stream_label(s, label, sizeof label));
-  if (kp_stream_check(s, "%s", what) || check_range(what, d, bytes)) return NULL;
+  if (kp_stream_check(s, "%s", what) || kp_check_device_range(what, d, bytes)) return NULL;
   if (!host && bytes) {
     kp_fail(KP_ERROR_INVALID_VALUE, "%s: the host pointer is NULL (%zu bytes)", what, bytes);
     return NULL;
