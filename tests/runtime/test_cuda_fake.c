@@ -11,33 +11,9 @@
 #include <unistd.h>
 
 #include "hand_kernels.h"
+#include "fake_log.h"
 #include "test_util.h"
 
-static char *read_log(void) {
-  static char buf[1 << 20];
-  FILE *f = fopen(getenv("FAKE_CUDA_LOG"), "r");
-  if (!f) {
-    buf[0] = '\0';
-    return buf;
-  }
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  buf[n] = '\0';
-  fclose(f);
-  return buf;
-}
-
-static int count(const char *text, const char *needle) {
-  int n = 0;
-  for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle)) n++;
-  return n;
-}
-
-#define CHECK_LOG_COUNT(needle, n)                                                             \
-  do {                                                                                         \
-    int c_ = count(read_log(), needle);                                                        \
-    CHECK_MSG(c_ == (n), "log has \"%s\" %d times, expected %d; log:\n%s", needle, c_, (n),    \
-              read_log());                                                                     \
-  } while (0)
 
 enum { HOST_THREADS = 4, ROUNDS = 20 };
 static float *g_shared_d;
