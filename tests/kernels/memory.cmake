@@ -3,23 +3,19 @@
 # runs them; the fake driver of tests/runtime checks the CUDA path of every memory kind.
 set(mem_cpu KP_BACKEND=cpu)
 set(mem_err "kernplug: error: ")
-function(kp_memory_fails scenario)
-  kp_kernel_expect(memory_${scenario} memory_errors_expect EXPECT fail ARGS ${scenario}
-                   ENV ${mem_cpu} STDERR ${ARGN})
-endfunction()
-kp_memory_fails(host_pointer "${mem_err}launch(add_one, ...): parameter 'x' is 0x"
+kp_kernel_fails(memory host_pointer "${mem_err}launch(add_one, ...): parameter 'x' is 0x"
   "a host pointer kernplug cannot size, so it cannot copy it to the device. Pass (1) a device array: to_device(x, n) or device_array(T, n), and copy_to_host afterwards; (2) a managed array: managed_array(T, n), usable on host and device; or (3) host memory kernplug knows, which launch copies to the device and back: pinned_array(T, n), or kp_register(x, bytes) on existing memory")
-kp_memory_fails(host_pointer_const "${mem_err}launch(twice_into, ...): parameter 'in' is 0x" "a host pointer kernplug cannot size")
-kp_memory_fails(freed "${mem_err}launch(add_one, ...): parameter 'x' is 0x" ", an array that was freed")
-kp_memory_fails(free_registered "${mem_err}kp_free: 0x" "is host memory registered with kp_register: release it with kp_unregister, then free it as it was allocated")
-kp_memory_fails(free_interior "${mem_err}kp_free: 0x" "points 4 bytes into the device array at 0x" "free the pointer the allocation returned")
-kp_memory_fails(unregister_unknown "${mem_err}kp_unregister: 0x" "is not registered (kp_register)")
-kp_memory_fails(unregister_device "${mem_err}kp_unregister: 0x" "is a device array, not registered host memory: free it with kp_free")
-kp_memory_fails(register_overlap "${mem_err}kp_register(0x" ", 16): the range overlaps the pinned array of 400 bytes at 0x")
-kp_memory_fails(register_twice "${mem_err}kp_register(0x" ", 8): the range overlaps the registered array of 4096 bytes at 0x")
-kp_memory_fails(register_null "${mem_err}kp_register((nil), 8): the pointer is NULL")
-kp_memory_fails(copy_pinned_as_device "${mem_err}copy_to_host: 0x" "is pinned host memory, not a device array: copy host memory with memcpy, or pass it to the kernel")
-kp_memory_fails(like_host "${mem_err}device_array_like: 0x" "is not the start of an array kernplug knows")
+kp_kernel_fails(memory host_pointer_const "${mem_err}launch(twice_into, ...): parameter 'in' is 0x" "a host pointer kernplug cannot size")
+kp_kernel_fails(memory freed "${mem_err}launch(add_one, ...): parameter 'x' is 0x" ", an array that was freed")
+kp_kernel_fails(memory free_registered "${mem_err}kp_free: 0x" "is host memory registered with kp_register: release it with kp_unregister, then free it as it was allocated")
+kp_kernel_fails(memory free_interior "${mem_err}kp_free: 0x" "points 4 bytes into the device array at 0x" "free the pointer the allocation returned")
+kp_kernel_fails(memory unregister_unknown "${mem_err}kp_unregister: 0x" "is not registered (kp_register)")
+kp_kernel_fails(memory unregister_device "${mem_err}kp_unregister: 0x" "is a device array, not registered host memory: free it with kp_free")
+kp_kernel_fails(memory register_overlap "${mem_err}kp_register(0x" ", 16): the range overlaps the pinned array of 400 bytes at 0x")
+kp_kernel_fails(memory register_twice "${mem_err}kp_register(0x" ", 8): the range overlaps the registered array of 4096 bytes at 0x")
+kp_kernel_fails(memory register_null "${mem_err}kp_register((nil), 8): the pointer is NULL")
+kp_kernel_fails(memory copy_pinned_as_device "${mem_err}copy_to_host: 0x" "is pinned host memory, not a device array: copy host memory with memcpy, or pass it to the kernel")
+kp_kernel_fails(memory like_host "${mem_err}device_array_like: 0x" "is not the start of an array kernplug knows")
 kp_kernel_expect(memory_return_mode memory_errors_expect EXPECT success ARGS return_mode
                  ENV ${mem_cpu} STDOUT "memory_errors return_mode: finished")
 
