@@ -35,15 +35,9 @@ kpcc_generate(${KPCC_BUILD_TREE} build-tree ${CMAKE_RUNTIME_OUTPUT_DIRECTORY}
               ${CMAKE_LIBRARY_OUTPUT_DIRECTORY} ${PROJECT_SOURCE_DIR}/include)
 
 # Installed: the GNUInstallDirs directories, relative to a prefix that only has to exist
-# at install time. Absolute CMAKE_INSTALL_<dir> values (e.g. /usr/lib) are used as they are.
+# at install time.
 set(kpcc_fake_prefix /kpcc-prefix)
-foreach(dir BINDIR LIBDIR INCLUDEDIR)
-  if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")
-    set(kpcc_${dir} "${CMAKE_INSTALL_${dir}}")
-  else()
-    set(kpcc_${dir} "${kpcc_fake_prefix}/${CMAKE_INSTALL_${dir}}")
-  endif()
-endforeach()
+kp_install_paths(kpcc ${kpcc_fake_prefix})
 set(KPCC_INSTALLED ${CMAKE_CURRENT_BINARY_DIR}/kpcc.installed)
 kpcc_generate(${KPCC_INSTALLED} installed ${kpcc_BINDIR} ${kpcc_LIBDIR} ${kpcc_INCLUDEDIR})
 install(PROGRAMS ${KPCC_INSTALLED} DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME kpcc)
