@@ -143,7 +143,8 @@ const char *kp_backend_reason(void);
 const kp_limits *kp_backend_limits(const kp_backend *be, const char **owner);
 /* launch.c: checks a configuration against the calling thread's device limits (grid, block,
  * threads per block, shared memory, stream) before any backend sees it; messages start with
- * `call` ("launch(foo, ...)", "ufunc(add, ...)"). */
+ * `call` ("ufunc(add, ...)"), or with "launch(<kernel>, ...)" when call is NULL (formatted
+ * only for a message, so that the launch path formats nothing). */
 kp_error kp_launch_check(const kp_backend *be, const kp_kernel_desc *kernel,
                          const kp_launch_config *cfg, const char *call);
 

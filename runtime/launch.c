@@ -71,16 +71,32 @@ KP_EXPORT void kp_configure_launch(const void *kernel, const char *kernel_expr, 
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 
-static kp_error check_extent(const char *call, const char *owner, const char *what,
+/* How the messages of a check name the call: `given`, or "launch(<kernel>, ...)" when none
+ * was given, formatted only when a message is written (launch() itself checks every launch
+ * and almost never fails). */
+typedef struct call_name {
+  const char *given, *kernel;
+  char buf[320];
+} call_name;
+
+static const char *name_of(call_name *n) {
+  if (!n->given) {
+    snprintf(n->buf, sizeof n->buf, "launch(%s, ...)", n->kernel);
+    n->given = n->buf;
+  }
+  return n->given;
+}
+
+static kp_error check_extent(call_name *call, const char *owner, const char *what,
                              const long long e[3], const long long max[3]) {
   for (int a = 0; a < 3; a++) {
     if (e[a] < 1)
       return kp_fail(KP_ERROR_INVALID_VALUE,
-                     "%s: %s.%c is %lld; every grid and block size must be at least 1", call,
-                     what, axis_name[a], e[a]);
+                     "%s: %s.%c is %lld; every grid and block size must be at least 1",
+                     name_of(call), what, axis_name[a], e[a]);
     if (e[a] > max[a])
-      return kp_fail(KP_ERROR_LAUNCH, "%s: %s.%c = %lld exceeds the limit of %lld of %s", call,
-                     what, axis_name[a], e[a], max[a], owner);
+      return kp_fail(KP_ERROR_LAUNCH, "%s: %s.%c = %lld exceeds the limit of %lld of %s",
+                     name_of(call), what, axis_name[a], e[a], max[a], owner);
   }
   return KP_SUCCESS;
 }
@@ -90,7 +106,7 @@ static kp_error check_extent(const char *call, const char *owner, const char *wh
  * thread-local storage, so only its dynamic buffer (KP_CPU_SHARED_BYTES) is limited. The
  * static size is the plugin's figure until the CUDA backend replaces it with the driver's
  * when it loads the kernel. */
-static kp_error check_shared(const char *call, const kp_kernel_desc *k, const kp_limits *lim,
+static kp_error check_shared(call_name *call, const kp_kernel_desc *k, const kp_limits *lim,
                              const char *owner, size_t dynamic) {
   const unsigned long long limit = (unsigned long long)lim->max_shared_bytes;
   const char *hint = lim->shared_hint ? lim->shared_hint : "";
@@ -99,35 +115,37 @@ static kp_error check_shared(const char *call, const kp_kernel_desc *k, const kp
     return kp_fail(KP_ERROR_LAUNCH,
                    "%s: %zu bytes of dynamic shared memory exceed the limit of %llu bytes per "
                    "block of %s%s",
-                   call, dynamic, limit, owner, hint);
+                   name_of(call), dynamic, limit, owner, hint);
   }
   unsigned long long static_bytes = __atomic_load_n(&k->shared_bytes, __ATOMIC_RELAXED);
   if (dynamic <= limit && static_bytes <= limit - dynamic) return KP_SUCCESS;
   return kp_fail(KP_ERROR_LAUNCH,
                  "%s: %llu bytes of static + %zu bytes of dynamic shared memory exceed the "
                  "limit of %llu bytes per block of %s%s",
-                 call, static_bytes, dynamic, limit, owner, hint);
+                 name_of(call), static_bytes, dynamic, limit, owner, hint);
 }
 
 kp_error kp_launch_check(const kp_backend *be, const kp_kernel_desc *kernel,
-                         const kp_launch_config *cfg, const char *call) {
+                         const kp_launch_config *cfg, const char *given) {
+  call_name call = {given, kernel->name, ""};
   const long long blocks[3] = {cfg->blocks.x, cfg->blocks.y, cfg->blocks.z};
   const long long threads[3] = {cfg->threads.x, cfg->threads.y, cfg->threads.z};
   /* The limits of the device this host thread uses (kp_select_device). */
   const char *owner;
   const kp_limits *lim = kp_backend_limits(be, &owner);
   kp_error err;
-  if ((err = check_extent(call, owner, "blocks", blocks, lim->max_grid))) return err;
-  if ((err = check_extent(call, owner, "threads", threads, lim->max_block))) return err;
+  if ((err = check_extent(&call, owner, "blocks", blocks, lim->max_grid))) return err;
+  if ((err = check_extent(&call, owner, "threads", threads, lim->max_block))) return err;
   long long per_block = threads[0] * threads[1] * threads[2];
   if (per_block > lim->max_threads_per_block)
     return kp_fail(KP_ERROR_LAUNCH,
                    "%s: %lld threads per block (%lld x %lld x %lld) exceed the limit of %lld of "
                    "%s",
-                   call, per_block, threads[0], threads[1], threads[2],
+                   name_of(&call), per_block, threads[0], threads[1], threads[2],
                    lim->max_threads_per_block, owner);
-  if ((err = check_shared(call, kernel, lim, owner, cfg->shared_bytes))) return err;
-  return kp_stream_check(cfg->stream, "%s", call);
+  if ((err = check_shared(&call, kernel, lim, owner, cfg->shared_bytes))) return err;
+  if (given) return kp_stream_check(cfg->stream, "%s", given);
+  return kp_stream_check(cfg->stream, "launch(%s, ...)", kernel->name);
 }
 
 KP_EXPORT void __kp_launch(kp_kernel_desc *kernel, void **args) {
@@ -157,8 +175,6 @@ KP_EXPORT void __kp_launch(kp_kernel_desc *kernel, void **args) {
   const kp_backend *be = kp_backend_get();
   if (!be) return; /* kp_backend_get reported why */
 
-  char call[320];
-  snprintf(call, sizeof call, "launch(%s, ...)", kernel->name);
-  if (kp_launch_check(be, kernel, &cfg, call)) return;
+  if (kp_launch_check(be, kernel, &cfg, NULL)) return;
   kp_launch_with_transfers(be, kernel, &cfg, args);
 }

@@ -11,6 +11,8 @@
 #define FAKE_EXPORT __attribute__((visibility("default")))
 
 extern pthread_mutex_t fake_lock; /* guards the tables and the log */
+/* Whether FAKE_CUDA_LOG names a log: without one, hot calls skip formatting their line. */
+int fake_logging(void);
 /* Appends one line to the file named by FAKE_CUDA_LOG. */
 void fake_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Whether FAKE_CUDA_FAIL names this failure. */
