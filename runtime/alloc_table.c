@@ -96,6 +96,10 @@ int kp_alloc_table_remove(const void *ptr, kp_alloc_info *out) {
   return found;
 }
 
+unsigned long long kp_alloc_table_generation(void) {
+  return atomic_load_explicit(&g_generation, memory_order_acquire);
+}
+
 int kp_alloc_table_lookup(const void *ptr, kp_alloc_info *out) {
   unsigned long long generation = atomic_load_explicit(&g_generation, memory_order_acquire);
   lookup_slot *slot = cache_slot(ptr);

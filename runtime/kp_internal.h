@@ -193,6 +193,30 @@ size_t kp_alloc_table_report_leaks(void);
 /* Whether ptr started an allocation that was freed recently (for "freed twice" messages). */
 int kp_memory_was_freed(const void *ptr);
 
+/* The table's generation, changed by every insert and remove: what a thread learnt from the
+ * table in one generation holds as long as the generation is the same. */
+unsigned long long kp_alloc_table_generation(void);
+
+/* A host range staged for one call (staging.c): `device` is what the kernel uses, either a
+ * temporary device array (staged) or the host range itself, used in place. */
+typedef struct kp_staging {
+  const void *user; /* the host range */
+  void *device;
+  size_t bytes;
+  int staged;    /* device is a temporary that kp_unstage releases */
+  int is_output; /* kp_unstage copies the temporary back first */
+} kp_staging;
+/* Stages `bytes` at host: a temporary device array, filled from host when copy_in, copied
+ * back by kp_unstage when copy_back (or is_output set later). Used in place instead when
+ * nothing needs moving (device memory is host memory, or no bytes) unless `always`: launch's
+ * transfers copy on the CPU too, so that a program behaves alike on both backends. `what`
+ * names the argument in messages. On failure s is safe to kp_unstage. */
+kp_error kp_stage(const kp_backend *be, kp_staging *s, const void *host, size_t bytes,
+                  int copy_in, int copy_back, int always, const char *what);
+/* Copies back if staged and is_output, releases the temporary, zeroes s; safe on a failed or
+ * zeroed s. Returns the first error. */
+kp_error kp_unstage(const kp_backend *be, kp_staging *s, const char *what);
+
 /* Launches through the backend, moving pinned and registered host arrays to the device and
  * back around the launch (transfers.c); refuses host pointers the runtime cannot size. */
 kp_error kp_launch_with_transfers(const kp_backend *be, kp_kernel_desc *kernel,

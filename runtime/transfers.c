@@ -15,8 +15,9 @@
  * overlapping views behave as on the host. A launch with copies waits for its kernel (the
  * copy back needs the result), as Numba's does; others stay asynchronous. The rule is the
  * same on both backends (the CPU backend copies too), so a program that runs on the CPU does
- * not fail on a GPU. Kernels whose pointers are all device or managed pay one table lookup
- * per pointer parameter and allocate nothing. */
+ * not fail on a GPU. Kernels whose pointers are all device or managed allocate nothing and
+ * pay one table lookup per pointer parameter (a thread-local cache hit), or, launched again
+ * with the same pointers while the table is unchanged, a comparison of the pointers. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,9 +29,7 @@ enum { KP_STACK_PARAMS = 32 };
 
 /* One pinned or registered allocation copied for the launch. */
 typedef struct staged {
-  kp_alloc_info host;
-  void *device;  /* the temporary device copy */
-  int copy_back; /* a non-const parameter points into it */
+  kp_staging s;   /* user: the allocation's start; is_output: a non-const parameter points in */
   uint64_t param; /* the first parameter pointing into it, for messages */
 } staged;
 
@@ -91,17 +90,15 @@ static kp_error launch_staged(const kp_backend *be, kp_kernel_desc *k, const kp_
         (e.kind != KP_MEMORY_PINNED && e.kind != KP_MEMORY_REGISTERED))
       continue;
     size_t g = 0;
-    while (g < ngroups && groups[g].host.start != e.start) g++;
+    while (g < ngroups && groups[g].s.user != e.start) g++;
     if (g == ngroups) { /* first parameter into this allocation: copy it in */
-      groups[g] = (staged){e, NULL, 0, i};
-      describe(what, sizeof what, k, i);
-      err = be->alloc(e.bytes, &groups[g].device, what);
-      if (err) break;
+      groups[g].param = i;
+      err = kp_stage(be, &groups[g].s, e.start, e.bytes, 1, 0, 1, describe(what, sizeof what, k, i));
       ngroups++;
-      if (e.bytes) err = be->to_device(groups[g].device, e.start, e.bytes, what);
+      if (err) break;
     }
-    if (!(p->flags & KP_PARAM_CONST)) groups[g].copy_back = 1;
-    values[i] = (char *)groups[g].device + (ptr - (char *)e.start);
+    if (!(p->flags & KP_PARAM_CONST)) groups[g].s.is_output = 1;
+    values[i] = (char *)groups[g].s.device + (ptr - (char *)e.start);
     new_args[i] = &values[i];
   }
 
@@ -111,25 +108,54 @@ static kp_error launch_staged(const kp_backend *be, kp_kernel_desc *k, const kp_
              "arguments back", k->name);
     err = be->stream_synchronize(cfg->stream, what);
   }
-  for (size_t g = 0; g < ngroups && !err; g++)
-    if (groups[g].copy_back && groups[g].host.bytes)
-      err = be->to_host(groups[g].host.start, groups[g].device, groups[g].host.bytes,
-                        describe(what, sizeof what, k, groups[g].param));
   for (size_t g = 0; g < ngroups; g++) {
-    kp_error freed = be->release(groups[g].device, describe(what, sizeof what, k,
-                                                             groups[g].param));
-    if (!err) err = freed;
+    if (err) groups[g].s.is_output = 0; /* after an error: release only */
+    kp_error done = kp_unstage(be, &groups[g].s, describe(what, sizeof what, k, groups[g].param));
+    if (!err) err = done;
   }
   if (n > KP_STACK_PARAMS) free(new_args), free(values), free(groups);
   return err;
 }
 
+/* The pointer arguments of this thread's last launch of a few kernels that needed no copies,
+ * and the table generation they were checked in: the same kernel launched with the same
+ * pointers while the table is unchanged needs no lookups (a loop launching kernels on the same
+ * arrays). Launches with foreign device memory are not remembered: other code may free it. */
+enum { KP_MEMO_KERNELS = 8, KP_MEMO_POINTERS = 16 };
+typedef struct launch_memo {
+  const kp_kernel_desc *kernel;
+  unsigned long long generation;
+  const void *ptrs[KP_MEMO_POINTERS];
+} launch_memo;
+static _Thread_local launch_memo tls_memo[KP_MEMO_KERNELS];
+
+static launch_memo *memo_of(const kp_kernel_desc *k) {
+  uintptr_t x = (uintptr_t)k;
+  return &tls_memo[((x >> 4) ^ (x >> 10)) % KP_MEMO_KERNELS];
+}
+
+static int same_pointers(const launch_memo *m, const kp_kernel_desc *k, void **args) {
+  unsigned j = 0;
+  for (uint64_t i = 0; i < k->num_params; i++)
+    if (k->params[i].kind == KP_PARAM_POINTER && m->ptrs[j++] != *(void *const *)args[i])
+      return 0;
+  return 1;
+}
+
 kp_error kp_launch_with_transfers(const kp_backend *be, kp_kernel_desc *k,
                                   const kp_launch_config *cfg, void **args) {
-  int staging = 0;
+  const unsigned long long generation = kp_alloc_table_generation();
+  launch_memo *m = memo_of(k);
+  if (m->kernel == k && m->generation == generation && same_pointers(m, k, args))
+    return be->launch(k, cfg, args);
+  int staging = 0, foreign = 0;
+  unsigned nptrs = 0;
+  const void *ptrs[KP_MEMO_POINTERS];
   for (uint64_t i = 0; i < k->num_params; i++) {
     if (k->params[i].kind != KP_PARAM_POINTER) continue;
     const void *p = *(void *const *)args[i];
+    if (nptrs < KP_MEMO_POINTERS) ptrs[nptrs] = p;
+    nptrs++;
     if (!p) continue;
     kp_alloc_info e;
     if (kp_alloc_table_lookup(p, &e)) {
@@ -137,9 +163,16 @@ kp_error kp_launch_with_transfers(const kp_backend *be, kp_kernel_desc *k,
       continue;
     }
     /* Device memory other CUDA code allocated is device memory all the same. */
-    if (be->is_foreign_device_memory && be->is_foreign_device_memory(p)) continue;
+    if (be->is_foreign_device_memory && be->is_foreign_device_memory(p)) {
+      foreign = 1;
+      continue;
+    }
     return unknown_pointer(k, i, p);
   }
-  if (!staging) return be->launch(k, cfg, args);
-  return launch_staged(be, k, cfg, args);
+  if (staging) return launch_staged(be, k, cfg, args);
+  if (!foreign && nptrs <= KP_MEMO_POINTERS) {
+    m->kernel = k, m->generation = generation;
+    memcpy(m->ptrs, ptrs, nptrs * sizeof *ptrs);
+  }
+  return be->launch(k, cfg, args);
 }

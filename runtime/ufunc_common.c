@@ -37,10 +37,7 @@ int kp_type_from_short_name(const char *s, size_t len) {
 
 kp_error kp_operand_stage(kp_operand *op, const void *user, size_t bytes, int copy_in,
                           int is_output, const char *what) {
-  memset(op, 0, sizeof *op);
-  op->user = user;
-  op->bytes = bytes;
-  op->is_output = is_output;
+  *op = (kp_operand){user, NULL, bytes, 0, is_output};
   const kp_backend *be = kp_backend_get();
   if (!be) return KP_ERROR_NO_DEVICE; /* kp_backend_get reported why */
   if (!user)
@@ -58,30 +55,12 @@ kp_error kp_operand_stage(kp_operand *op, const void *user, size_t bytes, int co
     op->device = (void *)(uintptr_t)user;
     return KP_SUCCESS;
   }
-  if (be->host_memory || bytes == 0) { /* nothing to move */
-    op->device = (void *)(uintptr_t)user;
-    return KP_SUCCESS;
-  }
-  void *d = NULL;
-  kp_error err = be->alloc(bytes, &d, what);
-  if (err) return err;
-  op->device = d;
-  op->staged = 1;
-  if (copy_in && (err = be->to_device(d, user, bytes, what))) return err;
-  return KP_SUCCESS;
+  return kp_stage(be, op, user, bytes, copy_in, is_output, 0, what);
 }
 
 kp_error kp_operand_finish(kp_operand *op, const char *what) {
-  kp_error err = KP_SUCCESS;
-  if (op->staged) {
-    const kp_backend *be = kp_backend_get();
-    if (op->is_output && op->device)
-      err = be->to_host((void *)(uintptr_t)op->user, op->device, op->bytes, what);
-    kp_error freed = be->release(op->device, what);
-    if (!err) err = freed;
-  }
-  memset(op, 0, sizeof *op);
-  return err;
+  /* Not staged (or failed before a backend was found): nothing asks the backend. */
+  return kp_unstage(op->staged ? kp_backend_get() : NULL, op, what);
 }
 
 /* ---- grid -------------------------------------------------------------------------------- */

@@ -12,14 +12,8 @@
 
 /* An array operand of a generated-kernel call: host arrays are staged through a temporary
  * device array on the CUDA backend (copied in; copied back when is_output); device arrays and,
- * on the CPU backend, host arrays are used in place. */
-typedef struct kp_operand {
-  const void *user;
-  void *device;
-  size_t bytes;
-  int staged;
-  int is_output;
-} kp_operand;
+ * on the CPU backend, host arrays are used in place (kp_staging, staging.c). */
+typedef kp_staging kp_operand;
 
 /* Makes op->device the pointer a kernel can use for `bytes` bytes at `user`. A device array
  * (a pointer into an allocation made through kp_*) must hold `bytes` from `user` on; any
