@@ -23,7 +23,9 @@ static _Thread_local pending_launch tls_pending;
 static _Atomic(const char *) g_last_kernel;
 
 void kp_note_launched_kernel(const char *name) {
-  atomic_store_explicit(&g_last_kernel, name, memory_order_relaxed);
+  /* Stored only when it changes: threads launching the same kernel share the line read-only. */
+  if (atomic_load_explicit(&g_last_kernel, memory_order_relaxed) != name)
+    atomic_store_explicit(&g_last_kernel, name, memory_order_relaxed);
 }
 const char *kp_last_launched_kernel(void) {
   return atomic_load_explicit(&g_last_kernel, memory_order_relaxed);

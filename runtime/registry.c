@@ -3,8 +3,12 @@
  * Kept for two questions: "is this function a kernel?" (launch() of a plain function must be
  * an error, not a silent host call) and "which modules exist?" (kp_detect, diagnostics).
  * Modules arrive before main() from constructors and later from dlopen'd libraries, so the
- * tables are guarded by a read-write lock; lookups take the read side only. */
+ * tables are changed under a lock. "Is this a kernel?" is asked on every launch and takes no
+ * lock (a shared lock's counter is a cache line every launching thread writes): the hash
+ * table is published whole, slots are stored atomically and never move within a table, and a
+ * table outgrown by registrations is kept, since a lookup may still be reading it. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,8 +18,12 @@
 static pthread_rwlock_t g_lock = PTHREAD_RWLOCK_INITIALIZER;
 
 /* Open-addressing hash from host_fn to kernel descriptor; capacity is a power of two. */
-static kp_kernel_desc **g_slots;
-static size_t g_capacity, g_count;
+typedef struct slot_table {
+  size_t capacity;
+  kp_kernel_desc *slots[];
+} slot_table;
+static _Atomic(slot_table *) g_table; /* written under g_lock, read without it */
+static size_t g_count;
 
 static size_t hash_ptr(const void *p) {
   uintptr_t x = (uintptr_t)p;
@@ -25,21 +33,22 @@ static size_t hash_ptr(const void *p) {
   return (size_t)x;
 }
 
-static void insert_slot(kp_kernel_desc **slots, size_t capacity, kp_kernel_desc *k) {
-  size_t i = hash_ptr(k->host_fn) & (capacity - 1);
-  while (slots[i] && slots[i]->host_fn != k->host_fn) i = (i + 1) & (capacity - 1);
-  slots[i] = k; /* the same stub registered twice (a module loaded twice): last one wins */
+static void insert_slot(slot_table *t, kp_kernel_desc *k) {
+  size_t mask = t->capacity - 1, i = hash_ptr(k->host_fn) & mask;
+  while (t->slots[i] && t->slots[i]->host_fn != k->host_fn) i = (i + 1) & mask;
+  /* the same stub registered twice (a module loaded twice): last one wins */
+  __atomic_store_n(&t->slots[i], k, __ATOMIC_RELEASE);
 }
 
 static int grow(void) {
-  size_t capacity = g_capacity ? g_capacity * 2 : 64;
-  kp_kernel_desc **slots = calloc(capacity, sizeof *slots);
-  if (!slots) return 0;
-  for (size_t i = 0; i < g_capacity; i++)
-    if (g_slots[i]) insert_slot(slots, capacity, g_slots[i]);
-  free(g_slots);
-  g_slots = slots;
-  g_capacity = capacity;
+  slot_table *old = atomic_load_explicit(&g_table, memory_order_relaxed);
+  size_t capacity = old ? old->capacity * 2 : 64;
+  slot_table *t = calloc(1, sizeof *t + capacity * sizeof t->slots[0]);
+  if (!t) return 0;
+  t->capacity = capacity;
+  for (size_t i = 0; old && i < old->capacity; i++)
+    if (old->slots[i]) insert_slot(t, old->slots[i]);
+  atomic_store_explicit(&g_table, t, memory_order_release); /* `old` stays: see above */
   return 1;
 }
 
@@ -90,9 +99,10 @@ KP_EXPORT void __kp_register_module(kp_module_desc *module) {
   if (ok) g_modules[g_num_modules++] = module;
   for (uint64_t i = 0; ok && i < module->num_kernels; i++) {
     if (is_generated(&module->kernels[i])) continue; /* not launch()-able; see find_all */
-    if ((g_count + 1) * 2 > g_capacity && !grow()) ok = 0;
+    slot_table *t = atomic_load_explicit(&g_table, memory_order_relaxed);
+    if ((!t || (g_count + 1) * 2 > t->capacity) && !grow()) ok = 0;
     if (ok) {
-      insert_slot(g_slots, g_capacity, &module->kernels[i]);
+      insert_slot(atomic_load_explicit(&g_table, memory_order_relaxed), &module->kernels[i]);
       g_count++;
     }
   }
@@ -101,20 +111,14 @@ KP_EXPORT void __kp_register_module(kp_module_desc *module) {
 }
 
 kp_kernel_desc *kp_registry_find(const void *host_fn) {
-  kp_kernel_desc *found = NULL;
-  pthread_rwlock_rdlock(&g_lock);
-  if (g_capacity) {
-    size_t i = hash_ptr(host_fn) & (g_capacity - 1);
-    while (g_slots[i]) {
-      if (g_slots[i]->host_fn == host_fn) {
-        found = g_slots[i];
-        break;
-      }
-      i = (i + 1) & (g_capacity - 1);
-    }
-  }
-  pthread_rwlock_unlock(&g_lock);
-  return found;
+  slot_table *t = atomic_load_explicit(&g_table, memory_order_acquire);
+  if (!t) return NULL;
+  size_t mask = t->capacity - 1;
+  kp_kernel_desc *k;
+  for (size_t i = hash_ptr(host_fn) & mask; (k = __atomic_load_n(&t->slots[i], __ATOMIC_ACQUIRE));
+       i = (i + 1) & mask)
+    if (k->host_fn == host_fn) return k;
+  return NULL;
 }
 
 size_t kp_registry_kernel_count(void) {
