@@ -112,19 +112,8 @@ static int op_number(const layout *L, int j) { return j < L->nins ? j + 1 : j - 
 static kp_error find_kernel(const void *f, const char *fx, layout *L, kp_kernel_desc **out) {
   kp_kernel_desc *k = NULL;
   if (!f) return kp_fail(KP_ERROR_INVALID_VALUE, "gufunc(%s, ...): the function is NULL", fx);
-  if (kp_registry_find_all(f, KP_KERNEL_GUVECTORIZE, &k, 1) == 0) {
-    kp_kernel_desc *v = NULL;
-    if (kp_registry_find_all(f, KP_KERNEL_VECTORIZE, &v, 1) > 0)
-      return kp_fail(KP_ERROR_INVALID_VALUE,
-                     "gufunc(%s, ...): '%s' is a vectorize function: call it with ufunc(%s, n, "
-                     "out, in...)",
-                     fx, fx, fx);
-    return kp_fail(KP_ERROR_INVALID_VALUE,
-                   "gufunc(%s, ...): '%s' is not a guvectorize function: mark it "
-                   "__attribute__((guvectorize(\"(n)->()\"))) with its layout and compile its "
-                   "file with -fplugin=kernplug.so",
-                   fx, fx);
-  }
+  if (kp_registry_find_all(f, KP_KERNEL_GUVECTORIZE, &k, 1) == 0)
+    return kp_registry_wrong_kind("gufunc", f, fx, KP_FUNCTION_GUVECTORIZE);
   int ok = parse_layout(k->signature, L) && k->num_params == (uint64_t)(1 + L->nops + L->nnames);
   for (int j = 0; ok && j < L->nops + L->nnames; j++)
     ok = k->params[1 + j].kind == (j < L->nops ? KP_PARAM_POINTER : KP_PARAM_VALUE);

@@ -45,25 +45,7 @@ KP_EXPORT void kp_configure_launch(const void *kernel, const char *kernel_expr, 
             stale, stale, stale);
   }
   if (!kernel || !kp_registry_find(kernel)) {
-    /* A vectorize/guvectorize/reduce function has generated kernels but is no kernel. */
-    static const struct { uint64_t flag; const char *what, *call; } generated[] = {
-        {KP_KERNEL_VECTORIZE, "vectorize", "ufunc(%s, n, out, args...)"},
-        {KP_KERNEL_GUVECTORIZE, "guvectorize", "gufunc(%s, n, args...)"},
-        {KP_KERNEL_REDUCE, "reduce", "kp_reduce(%s, in, n)"}};
-    kp_kernel_desc *found;
-    for (size_t i = 0; kernel && i < sizeof generated / sizeof generated[0]; i++)
-      if (kp_registry_find_all(kernel, generated[i].flag, &found, 1)) {
-        char call[256];
-        snprintf(call, sizeof call, generated[i].call, kernel_expr);
-        kp_fail(KP_ERROR_INVALID_VALUE,
-                "launch(%s, ...): '%s' is a %s function, not a kernel: call it with %s",
-                kernel_expr, kernel_expr, generated[i].what, call);
-        return;
-      }
-    kp_fail(KP_ERROR_INVALID_VALUE,
-            "launch(%s, ...): '%s' is not a kernel: mark it __attribute__((kernel)) and "
-            "compile it with -fplugin=kernplug.so",
-            kernel_expr, kernel_expr);
+    kp_registry_wrong_kind("launch", kernel, kernel_expr, KP_FUNCTION_KERNEL);
     return;
   }
   tls_pending.cfg = (kp_launch_config){kernel, kernel_expr, blocks, threads, shared_bytes,

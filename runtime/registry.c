@@ -9,6 +9,7 @@
  * table outgrown by registrations is kept, since a lookup may still be reading it. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,4 +145,55 @@ size_t kp_registry_find_all(const void *f, uint64_t flag, kp_kernel_desc **out, 
   }
   pthread_rwlock_unlock(&g_lock);
   return found;
+}
+
+/* ---- what a function is ------------------------------------------------------------------- */
+
+/* Per kind: its name in messages, how to call one and how to make a function one; the last
+ * two are formats of the function's spelling (used as often as they need). */
+static const struct {
+  const char *noun, *call, *make;
+} g_kinds[] = {
+    [KP_FUNCTION_KERNEL] = {"a kernel", "launch(%1$s, blocks, threads)(args...)",
+                            "mark it __attribute__((kernel)) and compile it with "
+                            "-fplugin=kernplug.so"},
+    [KP_FUNCTION_VECTORIZE] = {"a vectorize function", "ufunc(%1$s, n, out, in...)",
+                               "mark it __attribute__((vectorize(\"f32(f32)\", ...))) with its "
+                               "signatures and compile its file with -fplugin=kernplug.so"},
+    [KP_FUNCTION_GUVECTORIZE] = {"a guvectorize function", "gufunc(%1$s, n, args...)",
+                                 "mark it __attribute__((guvectorize(\"(n)->()\"))) with its "
+                                 "layout and compile its file with -fplugin=kernplug.so"},
+    [KP_FUNCTION_REDUCE] = {"a reduce function", "kp_reduce(%1$s, in, n)",
+                            "declare it as __attribute__((reduce)) T %1$s(T, T) and compile it "
+                            "with -fplugin=kernplug.so"},
+};
+
+kp_function_kind kp_registry_kind_of(const void *f) {
+  if (!f) return KP_FUNCTION_PLAIN;
+  if (kp_registry_find(f)) return KP_FUNCTION_KERNEL;
+  /* Generated kernels share their host_fn, the user's function. */
+  static const struct {
+    uint64_t flag;
+    kp_function_kind kind;
+  } generated[] = {{KP_KERNEL_VECTORIZE, KP_FUNCTION_VECTORIZE},
+                   {KP_KERNEL_GUVECTORIZE, KP_FUNCTION_GUVECTORIZE},
+                   {KP_KERNEL_REDUCE, KP_FUNCTION_REDUCE}};
+  kp_kernel_desc *k;
+  for (size_t i = 0; i < sizeof generated / sizeof generated[0]; i++)
+    if (kp_registry_find_all(f, generated[i].flag, &k, 1)) return generated[i].kind;
+  return KP_FUNCTION_PLAIN;
+}
+
+kp_error kp_registry_wrong_kind(const char *call, const void *f, const char *fx,
+                                kp_function_kind wanted) {
+  kp_function_kind is = kp_registry_kind_of(f);
+  char how[512];
+  if (is == KP_FUNCTION_PLAIN || is == wanted) {
+    snprintf(how, sizeof how, g_kinds[wanted].make, fx);
+    return kp_fail(KP_ERROR_INVALID_VALUE, "%s(%s, ...): '%s' is not %s: %s", call, fx, fx,
+                   g_kinds[wanted].noun, how);
+  }
+  snprintf(how, sizeof how, g_kinds[is].call, fx);
+  return kp_fail(KP_ERROR_INVALID_VALUE, "%s(%s, ...): '%s' is %s, not %s: call it with %s", call,
+                 fx, fx, g_kinds[is].noun, g_kinds[wanted].noun, how);
 }

@@ -158,13 +158,7 @@ static kp_error resolve(const void *f, const char *fx, long long n, int nargs,
   }
   kp_kernel_desc *ks[KP_UFUNC_MAX_SIGNATURES];
   size_t count = kp_registry_find_all(f, KP_KERNEL_VECTORIZE, ks, KP_UFUNC_MAX_SIGNATURES);
-  if (count == 0) {
-    return kp_fail(KP_ERROR_INVALID_VALUE,
-            "ufunc(%s, ...): '%s' is not a vectorize function: mark it "
-            "__attribute__((vectorize(\"f32(f32)\", ...))) with its signatures and compile its "
-            "file with -fplugin=kernplug.so",
-            fx, fx);
-  }
+  if (count == 0) return kp_registry_wrong_kind("ufunc", f, fx, KP_FUNCTION_VECTORIZE);
   if (count > KP_UFUNC_MAX_SIGNATURES) count = KP_UFUNC_MAX_SIGNATURES;
   if (n < 0) {
     return kp_fail(KP_ERROR_INVALID_VALUE,

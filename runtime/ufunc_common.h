@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "kp_internal.h"
+#include "registry.h" /* finding a function's generated kernels, what f is */
 
 /* An array operand of a generated-kernel call: host arrays are staged through a temporary
  * device array on the CUDA backend (copied in; copied back when is_output); device arrays and,
@@ -36,10 +37,6 @@ void kp_grid_for(const kp_kernel_desc *k, long long n, int threads_multiple, kp_
  * and calls the backend. `what` starts the messages ("ufunc(add, ...)"). */
 kp_error kp_launch_generated(kp_kernel_desc *k, kp_extent blocks, kp_extent threads,
                              kp_stream stream, void **args, const char *what);
-
-/* Registered kernels whose host_fn is f and whose flags include `flag`, in registration
- * order; returns how many (fills up to max). Declared in registry.h too. */
-size_t kp_registry_find_all(const void *f, uint64_t flag, kp_kernel_desc **out, size_t max);
 
 /* Element type codes shared by the header's argument packing and the signature strings. */
 const char *kp_type_short_name(int kp_type_code); /* "f32", "i64", ...; "?" if unknown */

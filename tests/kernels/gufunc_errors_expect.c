@@ -23,6 +23,8 @@ __attribute__((guvectorize("(m,m)->()"))) void trace(const int *a, int *t, unsig
 
 __attribute__((vectorize("f32(f32)"))) float twice(float x) { return 2 * x; }
 
+__attribute__((kernel)) void fill(float *x) { x[threadIdx.x] = 1; }
+
 static void plain(const float *vec, float *out, int i) { out[0] = vec[0] * (float)i; }
 
 #define ARGS(...) KP_NARGS(__VA_ARGS__), (const kp_ufunc_arg[]){KP_UARGS(__VA_ARGS__)}
@@ -53,6 +55,10 @@ int main(int argc, char **argv) {
     gufunc(fp, 3, x, out, 2);
   } else if (strcmp(s, "vectorize") == 0) {
     kp_gufunc_call((const void *)twice, "twice", 4, 0, ARGS(out, x));
+  } else if (strcmp(s, "kernel") == 0) {
+    kp_gufunc_call((const void *)fill, "fill", 4, 0, ARGS(out, x));
+  } else if (strcmp(s, "launched") == 0) {
+    launch(l2_norm, 1, 32)(x, out, 2); /* a guvectorize function is no kernel */
   } else if (strcmp(s, "count") == 0) {
     kp_gufunc_call((const void *)l2_norm, "l2_norm", 4, 0, ARGS(x, out));
   } else if (strcmp(s, "element_type") == 0) {

@@ -5,6 +5,8 @@ kp_kernel_expect(reduce_not_reduce reduce_errors_expect EXPECT fail ARGS not_red
   STDERR "kernplug: error: kp_reduce(plain_max, ...): 'plain_max' is not a reduce function: declare it as __attribute__((reduce)) T plain_max(T, T)")
 kp_kernel_expect(reduce_type_mismatch reduce_errors_expect EXPECT fail ARGS type_mismatch ENV ${cpu}
   STDERR "kernplug: error: kp_reduce(wrong, ...): reduce function 'wrong' (" "reduce_errors_expect.c:6) folds f32 values, but argument 'in' is an array of i32")
+kp_kernel_expect(reduce_launched reduce_errors_expect EXPECT fail ARGS launched ENV ${cpu}
+  STDERR "kernplug: error: launch(fsum, ...): 'fsum' is a reduce function, not a kernel: call it with kp_reduce(fsum, in, n)")
 kp_kernel_expect(reduce_negative_n reduce_errors_expect EXPECT fail ARGS negative_n ENV ${cpu}
   STDERR "kernplug: error: kp_reduce(fsum, ...): argument 'n' is -3; the element count must be at least 0")
 kp_kernel_expect(reduce_null_in reduce_errors_expect EXPECT fail ARGS null_in ENV ${cpu}

@@ -20,6 +20,8 @@ int main(int argc, char **argv) {
     typedef int (*int_op)(int, int);
     int_op wrong = (int_op)(void (*)(void))fsum;
     kp_reduce(wrong, ints, 8);
+  } else if (strcmp(scenario, "launched") == 0) {
+    launch(fsum, 1, 32)(1.0f, 2.0f); /* a reduce function is no kernel */
   } else if (strcmp(scenario, "negative_n") == 0) {
     kp_reduce(fsum, x, -3);
   } else if (strcmp(scenario, "null_in") == 0) {

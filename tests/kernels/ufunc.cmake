@@ -8,6 +8,7 @@ kp_kernel_fails(ufunc mismatch "${uf_err}op, ...): no signature of 'op' matches 
 kp_kernel_fails(ufunc mixed_arrays "${uf_err}op, ...): no signature of 'op' matches the argument types: output f32[], inputs (f32[], i64[]); ${uf_sigs}")
 kp_kernel_fails(ufunc count "${uf_err}uop, ...): 'uop' takes 1 input but the call passes 2 after the output array (declared signatures: \"f32(f32)\")")
 kp_kernel_fails(ufunc plain "${uf_err}op, ...): 'op' is not a vectorize function: mark it __attribute__((vectorize(\"f32(f32)\", ...))) with its signatures and compile its file with -fplugin=kernplug.so")
+kp_kernel_fails(ufunc kernel "${uf_err}kf, ...): 'kf' is a kernel, not a vectorize function: call it with launch(kf, blocks, threads)(args...)")
 kp_kernel_fails(ufunc null_function "${uf_err}none, ...): the function is NULL")
 kp_kernel_fails(ufunc negative_n "${uf_err}add, -5, ...): the element count must not be negative")
 kp_kernel_fails(ufunc scalar_output "${uf_err}op, ...): the output (the argument after n) must be an array, not a f32 scalar")
@@ -45,4 +46,4 @@ if(TARGET fake_cuda)
     STDERR "cuLaunchKernel __kp_vec_add_0 grid=3907,1,1 block=256,1,1 ")
 endif()
 kp_kernel_expect(ufunc_launched ufunc_errors_expect EXPECT fail ARGS launched ENV ${uf_cpu} STDERR
-  "kernplug: error: launch(twice, ...): 'twice' is a vectorize function, not a kernel: call it with ufunc(twice, n, out, args...)")
+  "kernplug: error: launch(twice, ...): 'twice' is a vectorize function, not a kernel: call it with ufunc(twice, n, out, in...)")

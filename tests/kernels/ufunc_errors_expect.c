@@ -17,6 +17,9 @@ double add(double a, double b) {
 
 __attribute__((vectorize("f32(f32)"))) float twice(float x) { return 2 * x; }
 
+/* A kernel is no vectorize function. */
+__attribute__((kernel)) void fill(float *x) { x[threadIdx.x] = 1; }
+
 static double plain_host_function(double a, double b) { return a - b; }
 
 typedef double (*binary_op)(double, double);
@@ -42,6 +45,9 @@ int main(int argc, char **argv) {
 
   if (strcmp(s, "launched") == 0) {
     launch(twice, 1, 32)(xf[0]); /* a vectorize function is no kernel */
+  } else if (strcmp(s, "kernel") == 0) {
+    void (*kf)(float *) = fill;
+    ufunc(kf, N, of, xf);
   } else if (strcmp(s, "mismatch") == 0) {
     ufunc(op, N, od, xd, xd); /* f64 has no signature */
   } else if (strcmp(s, "mixed_arrays") == 0) {
