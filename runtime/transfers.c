@@ -93,7 +93,9 @@ static kp_error launch_staged(const kp_backend *be, kp_kernel_desc *k, const kp_
     while (g < ngroups && groups[g].s.user != e.start) g++;
     if (g == ngroups) { /* first parameter into this allocation: copy it in */
       groups[g].param = i;
-      err = kp_stage(be, &groups[g].s, e.start, e.bytes, 1, 0, 1, describe(what, sizeof what, k, i));
+      /* copy in; back only if a non-const parameter points in (below); on the CPU too */
+      err = kp_stage(be, &groups[g].s, e.start, e.bytes, 1, 0, 1,
+                     describe(what, sizeof what, k, i));
       ngroups++;
       if (err) break;
     }
@@ -110,7 +112,8 @@ static kp_error launch_staged(const kp_backend *be, kp_kernel_desc *k, const kp_
   }
   for (size_t g = 0; g < ngroups; g++) {
     if (err) groups[g].s.is_output = 0; /* after an error: release only */
-    kp_error done = kp_unstage(be, &groups[g].s, describe(what, sizeof what, k, groups[g].param));
+    kp_error done =
+        kp_unstage(be, &groups[g].s, describe(what, sizeof what, k, groups[g].param));
     if (!err) err = done;
   }
   if (n > KP_STACK_PARAMS) free(new_args), free(values), free(groups);
@@ -120,11 +123,13 @@ static kp_error launch_staged(const kp_backend *be, kp_kernel_desc *k, const kp_
 /* The pointer arguments of this thread's last launch of a few kernels that needed no copies,
  * and the table generation they were checked in: the same kernel launched with the same
  * pointers while the table is unchanged needs no lookups (a loop launching kernels on the same
- * arrays). Launches with foreign device memory are not remembered: other code may free it. */
+ * arrays). Launches with foreign device memory are not remembered (other code may free it),
+ * nor kernels with more than KP_MEMO_POINTERS pointer parameters. */
 enum { KP_MEMO_KERNELS = 8, KP_MEMO_POINTERS = 16 };
 typedef struct launch_memo {
   const kp_kernel_desc *kernel;
   unsigned long long generation;
+  unsigned nptrs; /* (a descriptor of an unloaded library may come back with other params) */
   const void *ptrs[KP_MEMO_POINTERS];
 } launch_memo;
 static _Thread_local launch_memo tls_memo[KP_MEMO_KERNELS];
@@ -137,9 +142,10 @@ static launch_memo *memo_of(const kp_kernel_desc *k) {
 static int same_pointers(const launch_memo *m, const kp_kernel_desc *k, void **args) {
   unsigned j = 0;
   for (uint64_t i = 0; i < k->num_params; i++)
-    if (k->params[i].kind == KP_PARAM_POINTER && m->ptrs[j++] != *(void *const *)args[i])
+    if (k->params[i].kind == KP_PARAM_POINTER &&
+        (j == m->nptrs || m->ptrs[j++] != *(void *const *)args[i]))
       return 0;
-  return 1;
+  return j == m->nptrs;
 }
 
 kp_error kp_launch_with_transfers(const kp_backend *be, kp_kernel_desc *k,
@@ -171,7 +177,7 @@ kp_error kp_launch_with_transfers(const kp_backend *be, kp_kernel_desc *k,
   }
   if (staging) return launch_staged(be, k, cfg, args);
   if (!foreign && nptrs <= KP_MEMO_POINTERS) {
-    m->kernel = k, m->generation = generation;
+    m->kernel = k, m->generation = generation, m->nptrs = nptrs;
     memcpy(m->ptrs, ptrs, nptrs * sizeof *ptrs);
   }
   return be->launch(k, cfg, args);
