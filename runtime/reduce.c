@@ -44,10 +44,7 @@ static kp_error find_kernel(const void *f, const char *f_expr, int type, const c
                             kp_kernel_desc **out) {
   kp_kernel_desc *k = NULL;
   if (!f || kp_registry_find_all(f, KP_KERNEL_REDUCE, &k, 1) == 0)
-    return kp_fail(KP_ERROR_INVALID_VALUE,
-                   "%s: '%s' is not a reduce function: declare it as "
-                   "__attribute__((reduce)) T %s(T, T) and compile it with -fplugin=kernplug.so",
-                   what, f_expr, f_expr);
+    return kp_registry_wrong_kind("kp_reduce", f, f_expr, KP_FUNCTION_REDUCE);
   const char *sig = k->signature ? k->signature : "";
   if (kp_type_from_short_name(sig, strlen(sig)) != type)
     return kp_fail(KP_ERROR_INVALID_VALUE,

@@ -3,6 +3,8 @@
 set(cpu KP_BACKEND=cpu)
 kp_kernel_expect(reduce_not_reduce reduce_errors_expect EXPECT fail ARGS not_reduce ENV ${cpu}
   STDERR "kernplug: error: kp_reduce(plain_max, ...): 'plain_max' is not a reduce function: declare it as __attribute__((reduce)) T plain_max(T, T)")
+kp_kernel_expect(reduce_vectorize reduce_errors_expect EXPECT fail ARGS vectorize ENV ${cpu}
+  STDERR "kernplug: error: kp_reduce(vmax, ...): 'vmax' is a vectorize function, not a reduce function: call it with ufunc(vmax, n, out, ")
 kp_kernel_expect(reduce_type_mismatch reduce_errors_expect EXPECT fail ARGS type_mismatch ENV ${cpu}
   STDERR "kernplug: error: kp_reduce(wrong, ...): reduce function 'wrong' (" "reduce_errors_expect.c:6) folds f32 values, but argument 'in' is an array of i32")
 kp_kernel_expect(reduce_launched reduce_errors_expect EXPECT fail ARGS launched ENV ${cpu}

@@ -6,6 +6,8 @@
 __attribute__((reduce)) float fsum(float a, float b) { return a + b; }
 /* The right shape, but not marked reduce: no kernel exists for it. */
 int plain_max(int a, int b) { return a > b ? a : b; }
+/* The right shape and a kernplug function, but of another kind. */
+__attribute__((vectorize("int32(int32, int32)"))) int vmax(int a, int b) { return a > b ? a : b; }
 
 int main(int argc, char **argv) {
   const char *scenario = argc > 1 ? argv[1] : "";
@@ -14,6 +16,8 @@ int main(int argc, char **argv) {
   int ints[8] = {1, 2, 3, 4, 5, 6, 7, 8};
   if (strcmp(scenario, "not_reduce") == 0) {
     kp_reduce(plain_max, ints, 8);
+  } else if (strcmp(scenario, "vectorize") == 0) {
+    kp_reduce(vmax, ints, 8);
   } else if (strcmp(scenario, "type_mismatch") == 0) {
     /* The compiler refuses fsum for an int array; casts get past it (through void (*)(void),
      * which -Wcast-function-type allows), the runtime check not. */
