@@ -6,7 +6,12 @@
  * signatures accept the arrays, the one whose types also equal the scalars' wins (the first
  * declared on a tie). The plugin rejects at compile time what it can see; this file reports
  * the rest (a function pointer whose target only the run time knows). Host arrays go through
- * ufunc_common.c's staging; device arrays are used in place. */
+ * ufunc_common.c's staging; device arrays are used in place.
+ *
+ * Each signature has two kernels (kp_abi.h): the general one, which tests a mask per operand
+ * for broadcast scalars, and its all-array twin without the tests, which calls with no scalar
+ * input run. Both index with 32 bits, so more than KP_UFUNC_CHUNK elements go in several
+ * launches over consecutive ranges. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +20,8 @@
 
 enum {
   KP_UFUNC_MAX_SIGNATURES = 64,
+  KP_UFUNC_MAX_KERNELS = 2 * KP_UFUNC_MAX_SIGNATURES, /* a general kernel and a twin each */
+  KP_UFUNC_CHUNK = 1 << 30, /* elements per launch: the kernels' 32-bit index (kp_abi.h) */
   KP_UFUNC_MAX_ARGS = 12, /* KP_UARGS packs at most 12: the output and 11 inputs */
   KP_UFUNC_LIST = 512     /* room for a list of signatures or argument types in messages */
 };
@@ -144,7 +151,17 @@ static kp_error pick_kernel(const char *fx, kp_kernel_desc **ks, size_t count,
             fx, fx, kp_type_short_name(args[0].type), have, sigs);
 }
 
-/* The kernel for this call, after the checks that do not depend on the signature. */
+/* The all-array twin of the general kernel k among f's kernels, or k if it has none. */
+static kp_kernel_desc *all_array_twin(kp_kernel_desc *k, kp_kernel_desc **all, size_t count) {
+  for (size_t i = 0; i < count; i++)
+    if ((all[i]->flags & KP_KERNEL_VECTORIZE_ARRAYS) && all[i]->signature && k->signature &&
+        strcmp(all[i]->signature, k->signature) == 0)
+      return all[i];
+  return k;
+}
+
+/* The kernel for this call, after the checks that do not depend on the signature: the
+ * general kernel of the best signature, or its all-array twin when no input is a scalar. */
 static kp_error resolve(const void *f, const char *fx, long long n, int nargs,
                         const kp_ufunc_arg *args, kp_kernel_desc **out, parsed_sig *sig) {
   if (!f) {
@@ -156,8 +173,12 @@ static kp_error resolve(const void *f, const char *fx, long long n, int nargs,
             "inputs",
             fx, nargs, KP_UFUNC_MAX_ARGS - 1);
   }
-  kp_kernel_desc *ks[KP_UFUNC_MAX_SIGNATURES];
-  size_t count = kp_registry_find_all(f, KP_KERNEL_VECTORIZE, ks, KP_UFUNC_MAX_SIGNATURES);
+  kp_kernel_desc *all[KP_UFUNC_MAX_KERNELS], *ks[KP_UFUNC_MAX_KERNELS];
+  size_t nall = kp_registry_find_all(f, KP_KERNEL_VECTORIZE, all, KP_UFUNC_MAX_KERNELS);
+  if (nall > KP_UFUNC_MAX_KERNELS) nall = KP_UFUNC_MAX_KERNELS;
+  size_t count = 0; /* the general kernels: one per signature */
+  for (size_t i = 0; i < nall; i++)
+    if (!(all[i]->flags & KP_KERNEL_VECTORIZE_ARRAYS)) ks[count++] = all[i];
   if (count == 0) {
     return kp_fail(KP_ERROR_INVALID_VALUE,
             "ufunc(%s, ...): '%s' is not a vectorize function: mark it "
@@ -165,7 +186,6 @@ static kp_error resolve(const void *f, const char *fx, long long n, int nargs,
             "file with -fplugin=kernplug.so",
             fx, fx);
   }
-  if (count > KP_UFUNC_MAX_SIGNATURES) count = KP_UFUNC_MAX_SIGNATURES;
   if (n < 0) {
     return kp_fail(KP_ERROR_INVALID_VALUE,
             "ufunc(%s, %lld, ...): the element count must not be negative", fx, n);
@@ -181,7 +201,11 @@ static kp_error resolve(const void *f, const char *fx, long long n, int nargs,
             "ufunc(%s, ...): the output array is a pointer to const %s; ufunc writes it",
             fx, kp_type_short_name(args[0].type));
   }
-  return pick_kernel(fx, ks, count, args, nargs, out, sig);
+  kp_error err = pick_kernel(fx, ks, count, args, nargs, out, sig);
+  int scalars = 0;
+  for (int j = 1; j < nargs; j++) scalars += !args[j].is_array;
+  if (!err && scalars == 0) *out = all_array_twin(*out, all, nall);
+  return err;
 }
 
 KP_EXPORT kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n,
@@ -231,7 +255,8 @@ KP_EXPORT kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n,
 
   if (!err) {
     /* The kernel's IR parameters: n, out, (in_j, s_j) per input, scalar_mask. */
-    int64_t count = n;
+    int64_t count = 0;
+    void *out_ptr = NULL;
     const void *in_ptrs[KP_UFUNC_MAX_ARGS] = {0};
     union {
       double f;
@@ -242,12 +267,10 @@ KP_EXPORT kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n,
     void *kargs[2 + 2 * KP_UFUNC_MAX_ARGS + 1];
     int na = 0;
     kargs[na++] = &count;
-    kargs[na++] = &ops[0].device;
+    kargs[na++] = &out_ptr;
     for (int j = 0; j < sig.nparams; j++) {
       const kp_ufunc_arg *a = &args[j + 1];
-      if (a->is_array) {
-        in_ptrs[j] = ops[j + 1].device;
-      } else {
+      if (!a->is_array) {
         convert_scalar(a, sig.params[j], &scalars[j]);
         mask |= (int32_t)1 << j;
       }
@@ -255,11 +278,19 @@ KP_EXPORT kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n,
       kargs[na++] = &scalars[j];
     }
     kargs[na++] = &mask;
-    kp_extent blocks, threads;
-    kp_grid_for(k, n, 1, &blocks, &threads);
     char call[160];
     snprintf(call, sizeof call, "ufunc(%s, ...)", fx);
-    err = kp_launch_generated(k, blocks, threads, stream, kargs, call);
+    /* One launch per KP_UFUNC_CHUNK elements, each on the arrays from `done` on. */
+    for (long long done = 0; done < n && !err; done += KP_UFUNC_CHUNK) {
+      count = n - done < KP_UFUNC_CHUNK ? n - done : KP_UFUNC_CHUNK;
+      out_ptr = (char *)ops[0].device + (size_t)done * kp_type_size(sig.result);
+      for (int j = 0; j < sig.nparams; j++)
+        if (args[j + 1].is_array)
+          in_ptrs[j] = (const char *)ops[j + 1].device + (size_t)done * kp_type_size(sig.params[j]);
+      kp_extent blocks, threads;
+      kp_grid_for(k, count, 1, &blocks, &threads);
+      err = kp_launch_generated(k, blocks, threads, stream, kargs, call);
+    }
   }
 
   /* Copy the output back (only after a successful launch) and free every temporary. */

@@ -23,8 +23,8 @@ kp_kernel_expect(ufunc_return_mode ufunc_errors_expect EXPECT success ARGS retur
 # allocated and copied back; the kernel gets n, the device pointers, the broadcast scalar 3
 # and the scalar mask. A million elements take the grid the occupancy answer allows (132 SMs x
 # 2 blocks of 768 threads) and the kernel's loop strides over the rest; 100 elements take one
-# block of 128 threads (whole warps). Without an occupancy answer the grid covers n in blocks
-# of 256.
+# block of 128 threads (whole warps), in the all-array twin of the kernel (no scalar: no
+# per-operand test). Without an occupancy answer the grid covers n in blocks of 256.
 if(TARGET fake_cuda)
   set(uf_fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
       FAKE_CUDA_LOG=/dev/stderr)
@@ -38,8 +38,15 @@ if(TARGET fake_cuda)
     ENV ${uf_fake} STDOUT "ufunc_errors fake_large: finished"
     STDERR "cuLaunchKernel __kp_vec_add_0 grid=264,1,1 block=768,1,1 shared=0 stream=(nil) params=0xf4240,"
            ",0x40000000,0x2\n"
-           "cuLaunchKernel __kp_vec_add_0 grid=1,1,1 block=128,1,1 shared=0 stream=(nil) params=0x64,"
+           "cuLaunchKernel __kp_vec_add_0_arrays grid=1,1,1 block=128,1,1 shared=0 stream=(nil) params=0x64,"
     LACKS "cuMemcpy")
+  # Over 2^30 elements (the kernels index with 32 bits): one launch per 2^30, the second on
+  # the arrays from element 2^30 on; with no broadcast scalar the all-array twin runs.
+  # The program reads the log back to check the pointers.
+  kp_kernel_expect(ufunc_fake_cuda_chunks ufunc_errors_expect EXPECT success ARGS fake_chunks
+    ENV KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
+        FAKE_CUDA_LOG=${CMAKE_CURRENT_BINARY_DIR}/ufunc_fake_cuda_chunks.log
+    STDOUT "ufunc_errors fake_chunks: finished")
   kp_kernel_expect(ufunc_fake_cuda_no_occupancy ufunc_errors_expect EXPECT success ARGS fake_large
     ENV ${uf_fake} FAKE_CUDA_FAIL=occupancy STDOUT "ufunc_errors fake_large: finished"
     STDERR "cuLaunchKernel __kp_vec_add_0 grid=3907,1,1 block=256,1,1 ")
