@@ -5,13 +5,15 @@
 //   void __kp_vec_<f>_<k>(i64 n, R *out, T0 *in0, T0 s0, …, i32 scalar_mask)
 //
 // a grid-stride loop computing out[i] = f(x0, …) where xj is sj when bit j
-// of scalar_mask is set (a broadcast scalar) and inj[i] otherwise, and
-// __kp_vec_<f>_<k>_arrays with the same parameters for calls whose inputs are
-// all arrays: it loads every inj[i] without testing the mask (nvcc's code for
-// `out[i] = f(in0[i], …)`). Both index with 32 bits (the runtime launches at
-// most 2^30 elements at a time). Values are converted between the signature's
-// element types and f's C parameter types. The kernels are then compiled like
-// any user kernel, for both backends.
+// of scalar_mask is set (a broadcast scalar) and inj[i] otherwise, and, with
+// the same parameters, variants for the two common shapes of a call that test
+// nothing (nvcc's code for `out[i] = f(in0[i], …)`): __kp_vec_<f>_<k>_arrays
+// loads every inj[i] (no scalar input), and, for two inputs or more,
+// __kp_vec_<f>_<k>_first_array loads in0[i] and takes every other input from
+// its scalar (`gaussian_pdf(x, mean, sigma)`). All index with 32 bits (the
+// runtime launches at most 2^30 elements at a time). Values are converted
+// between the signature's element types and f's C parameter types. The kernels
+// are then compiled like any user kernel, for both backends.
 //
 //===----------------------------------------------------------------------===//
 #include "DevicePass.h"
@@ -52,8 +54,12 @@ Value *convert(IRBuilder<> &B, Value *V, bool SrcSigned, Type *Dst, bool DstSign
   return B.CreateIntCast(V, Dst, SrcSigned);
 }
 
+/// Which inputs a kernel reads from arrays: the mask decides per element
+/// (Tested), or the kernel is specialised for one shape of call.
+enum class Inputs { Tested, AllArrays, FirstArray };
+
 Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info,
-                      const Signature &Sig, const std::string &Name, bool AllArrays) {
+                      const Signature &Sig, const std::string &Name, Inputs Shape) {
   LLVMContext &C = M.getContext();
   auto *Ptr = PointerType::get(C, 0);
   SmallVector<Type *, 8> Params = {Type::getInt64Ty(C), Ptr};
@@ -72,8 +78,10 @@ Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info,
         return B.CreateLoad(ElemTy, B.CreateInBoundsGEP(ElemTy, Arr, I));
       };
       Value *X;
-      if (AllArrays) {
+      if (Shape == Inputs::AllArrays || (Shape == Inputs::FirstArray && J == 0)) {
         X = Elem();
+      } else if (Shape == Inputs::FirstArray) {
+        X = Scalar;
       } else {
         // A uniform branch per operand: loads only from arrays that exist.
         Value *IsScalar = B.CreateTrunc(B.CreateLShr(Mask, J), B.getInt1Ty());
@@ -106,16 +114,18 @@ Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info,
 
 uint64_t elemBytes(const ElemType &E) { return E.Bits / 8; }
 
-/// The kernel and its descriptor entry; both variants share the parameter table.
+/// The kernel and its descriptor entry; all variants share the parameter table.
 KernelEntry makeEntry(Module &M, Function *F, const DeviceFunctionInfo &VI, const Signature &Sig,
-                      const std::string &Name, bool AllArrays) {
+                      const std::string &Name, Inputs Shape) {
+  static const uint64_t ShapeFlags[] = {0, KP_KERNEL_VECTORIZE_ARRAYS,
+                                        KP_KERNEL_VECTORIZE_FIRST_ARRAY};
   KernelEntry E;
   E.Name = Name;
-  E.Fn = buildKernel(M, F, VI, Sig, Name, AllArrays);
+  E.Fn = buildKernel(M, F, VI, Sig, Name, Shape);
   E.HostFn = F;
   E.IsVectorize = true;
   E.Signature = Sig.canonical();
-  E.Flags = KP_KERNEL_VECTORIZE | (AllArrays ? KP_KERNEL_VECTORIZE_ARRAYS : 0);
+  E.Flags = KP_KERNEL_VECTORIZE | ShapeFlags[static_cast<int>(Shape)];
   E.File = VI.File;
   E.Line = VI.Line;
   E.Params.push_back({"n", KP_PARAM_VALUE, 0, 8, 0});
@@ -148,8 +158,10 @@ void addVectorizeKernels(Module &M, const TranslationUnitInfo &Info,
         continue;
       }
       std::string Name = "__kp_vec_" + VI.IRName + "_" + std::to_string(S);
-      Kernels.push_back(makeEntry(M, F, VI, Sig, Name, /*AllArrays=*/false));
-      Kernels.push_back(makeEntry(M, F, VI, Sig, Name + "_arrays", /*AllArrays=*/true));
+      Kernels.push_back(makeEntry(M, F, VI, Sig, Name, Inputs::Tested));
+      Kernels.push_back(makeEntry(M, F, VI, Sig, Name + "_arrays", Inputs::AllArrays));
+      if (Sig.Params.size() >= 2)
+        Kernels.push_back(makeEntry(M, F, VI, Sig, Name + "_first_array", Inputs::FirstArray));
     }
   }
 }

@@ -8,10 +8,10 @@
  * the rest (a function pointer whose target only the run time knows). Host arrays go through
  * ufunc_common.c's staging; device arrays are used in place.
  *
- * Each signature has two kernels (kp_abi.h): the general one, which tests a mask per operand
- * for broadcast scalars, and its all-array twin without the tests, which calls with no scalar
- * input run. Both index with 32 bits, so more than KP_UFUNC_CHUNK elements go in several
- * launches over consecutive ranges. */
+ * Each signature has a general kernel (kp_abi.h), which tests a mask per operand for broadcast
+ * scalars, and variants without the tests for the common shapes of a call: every input an
+ * array, or only the first (f(x, mean, sigma)). All index with 32 bits, so more than
+ * KP_UFUNC_CHUNK elements go in several launches over consecutive ranges. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +20,7 @@
 
 enum {
   KP_UFUNC_MAX_SIGNATURES = 64,
-  KP_UFUNC_MAX_KERNELS = 2 * KP_UFUNC_MAX_SIGNATURES, /* a general kernel and a twin each */
+  KP_UFUNC_MAX_KERNELS = 3 * KP_UFUNC_MAX_SIGNATURES, /* a general kernel and 2 variants each */
   KP_UFUNC_CHUNK = 1 << 30, /* elements per launch: the kernels' 32-bit index (kp_abi.h) */
   KP_UFUNC_MAX_ARGS = 12, /* KP_UARGS packs at most 12: the output and 11 inputs */
   KP_UFUNC_LIST = 512     /* room for a list of signatures or argument types in messages */
@@ -151,17 +151,19 @@ static kp_error pick_kernel(const char *fx, kp_kernel_desc **ks, size_t count,
             fx, fx, kp_type_short_name(args[0].type), have, sigs);
 }
 
-/* The all-array twin of the general kernel k among f's kernels, or k if it has none. */
-static kp_kernel_desc *all_array_twin(kp_kernel_desc *k, kp_kernel_desc **all, size_t count) {
+/* The variant of the general kernel k among f's kernels that has `flag`, or k if none has. */
+static kp_kernel_desc *variant_of(kp_kernel_desc *k, uint64_t flag, kp_kernel_desc **all,
+                                  size_t count) {
   for (size_t i = 0; i < count; i++)
-    if ((all[i]->flags & KP_KERNEL_VECTORIZE_ARRAYS) && all[i]->signature && k->signature &&
+    if ((all[i]->flags & flag) && all[i]->signature && k->signature &&
         strcmp(all[i]->signature, k->signature) == 0)
       return all[i];
   return k;
 }
 
 /* The kernel for this call, after the checks that do not depend on the signature: the
- * general kernel of the best signature, or its all-array twin when no input is a scalar. */
+ * general kernel of the best signature, or its variant for the call's shape (no scalar
+ * input; only the first input an array), which tests no mask. */
 static kp_error resolve(const void *f, const char *fx, long long n, int nargs,
                         const kp_ufunc_arg *args, kp_kernel_desc **out, parsed_sig *sig) {
   if (!f) {
@@ -178,7 +180,8 @@ static kp_error resolve(const void *f, const char *fx, long long n, int nargs,
   if (nall > KP_UFUNC_MAX_KERNELS) nall = KP_UFUNC_MAX_KERNELS;
   size_t count = 0; /* the general kernels: one per signature */
   for (size_t i = 0; i < nall; i++)
-    if (!(all[i]->flags & KP_KERNEL_VECTORIZE_ARRAYS)) ks[count++] = all[i];
+    if (!(all[i]->flags & (KP_KERNEL_VECTORIZE_ARRAYS | KP_KERNEL_VECTORIZE_FIRST_ARRAY)))
+      ks[count++] = all[i];
   if (count == 0) {
     return kp_fail(KP_ERROR_INVALID_VALUE,
             "ufunc(%s, ...): '%s' is not a vectorize function: mark it "
@@ -202,9 +205,12 @@ static kp_error resolve(const void *f, const char *fx, long long n, int nargs,
             fx, kp_type_short_name(args[0].type));
   }
   kp_error err = pick_kernel(fx, ks, count, args, nargs, out, sig);
-  int scalars = 0;
-  for (int j = 1; j < nargs; j++) scalars += !args[j].is_array;
-  if (!err && scalars == 0) *out = all_array_twin(*out, all, nall);
+  int arrays_after_first = 0;
+  for (int j = 2; j < nargs; j++) arrays_after_first += args[j].is_array;
+  if (!err && nargs > 1 && args[1].is_array && arrays_after_first == nargs - 2)
+    *out = variant_of(*out, KP_KERNEL_VECTORIZE_ARRAYS, all, nall);
+  else if (!err && nargs > 2 && args[1].is_array && arrays_after_first == 0)
+    *out = variant_of(*out, KP_KERNEL_VECTORIZE_FIRST_ARRAY, all, nall);
   return err;
 }
 

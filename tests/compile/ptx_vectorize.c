@@ -1,8 +1,8 @@
-// A vectorize function yields two grid-stride kernels per signature: the general
-// one, which tests the scalar mask per operand, and its all-array twin, which
-// loads every input without a test. Both index with 32 bits (n <= 2^30 per
-// launch, kp_abi.h): no 64-bit compare. The scalar function stays callable on
-// the host.
+// A vectorize function yields grid-stride kernels per signature: the general
+// one, which tests the scalar mask per operand, and variants that test nothing:
+// _arrays loads every input, _first_array loads input 0 and takes the others'
+// scalars. All index with 32 bits (n <= 2^30 per launch, kp_abi.h): no 64-bit
+// compare. The scalar function stays callable on the host.
 #include <kernplug.h>
 __attribute__((vectorize("f32(f32, f32)", "int64(int64, int64)")))
 static float add(float a, float b) { return a + b; }
@@ -33,6 +33,16 @@ float host_add(float a, float b) { return add(a, b); }
 // PTX-NOT: {{_param_[356]\]|setp.[a-z]+.[su]64}}
 // PTX: ret;
 
+// PTX-LABEL: .visible .entry __kp_vec_add_0_first_array(
+// PTX-NOT: {{_param_[346]\]|setp.[a-z]+.[su]64}}
+// PTX: ld.param.f32 {{%f[0-9]+}}, [__kp_vec_add_0_first_array_param_5];
+// PTX-NOT: {{_param_[346]\]|setp.[a-z]+.[su]64}}
+// PTX: ld.global.f32
+// PTX-NOT: {{_param_[346]\]|setp.[a-z]+.[su]64|ld.global}}
+// PTX: add.rn.f32
+// PTX-NOT: {{_param_[346]\]|setp.[a-z]+.[su]64|ld.global}}
+// PTX: ret;
+
 // PTX-LABEL: .visible .entry __kp_vec_add_1(
 // PTX: .param .u64 __kp_vec_add_1_param_3,
 // PTX-DAG: %nctaid.x;
@@ -40,5 +50,8 @@ float host_add(float a, float b) { return add(a, b); }
 // PTX-DAG: cvt.rzi.s64.f32
 // PTX-DAG: st.global.u64
 // PTX-LABEL: .visible .entry __kp_vec_add_1_arrays(
+// PTX-DAG: cvt.rn.f32.s64
+// PTX-DAG: st.global.u64
+// PTX-LABEL: .visible .entry __kp_vec_add_1_first_array(
 // PTX-DAG: cvt.rn.f32.s64
 // PTX-DAG: st.global.u64

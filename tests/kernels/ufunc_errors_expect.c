@@ -51,7 +51,9 @@ static void check_launch(const char *kernel, const char *params) {
 }
 
 /* More elements than one launch takes (2^30: the kernels' 32-bit index): two launches, the
- * second on the arrays from element 2^30 on; all arrays run the twin without scalar tests. */
+ * second on the arrays from element 2^30 on. Each shape of call runs its kernel: all arrays
+ * the _arrays variant, only the first input an array the _first_array variant, any other mix
+ * the general kernel, which tests the scalar mask. */
 static void check_chunks(void) {
   const long long big = (1ll << 30) + 5;
   unsigned char *a = device_array(unsigned char, big), *out = device_array(unsigned char, big);
@@ -59,18 +61,23 @@ static void check_chunks(void) {
   unsigned long long half = 1ull << 30;
   ufunc(add_u8, big, out, a, a);
   ufunc(add_u8, big, out, a, (unsigned char)1);
-  char p[4][160];
+  ufunc(add_u8, big, out, (unsigned char)2, a);
+  char p[6][160];
   /* n, out, (in, scalar byte) per input, mask */
   snprintf(p[0], sizeof p[0], "0x40000000,0x%llx,0x%llx,00,0x%llx,00,0x0\n", po, pa, pa);
   snprintf(p[1], sizeof p[1], "0x5,0x%llx,0x%llx,00,0x%llx,00,0x0\n", po + half, pa + half,
            pa + half);
   snprintf(p[2], sizeof p[2], "0x40000000,0x%llx,0x%llx,00,0x0,01,0x2\n", po, pa);
   snprintf(p[3], sizeof p[3], "0x5,0x%llx,0x%llx,00,0x0,01,0x2\n", po + half, pa + half);
+  snprintf(p[4], sizeof p[4], "0x40000000,0x%llx,0x0,02,0x%llx,00,0x1\n", po, pa);
+  snprintf(p[5], sizeof p[5], "0x5,0x%llx,0x0,02,0x%llx,00,0x1\n", po + half, pa + half);
   check_launch("__kp_vec_add_u8_0_arrays", p[0]);
   check_launch("__kp_vec_add_u8_0_arrays", p[1]);
-  check_launch("__kp_vec_add_u8_0", p[2]);
-  check_launch("__kp_vec_add_u8_0", p[3]);
-  KT_CHECK(count(read_log(), "cuLaunchKernel __kp_vec_add_u8_0") == 4, "four launches; log:\n%s",
+  check_launch("__kp_vec_add_u8_0_first_array", p[2]);
+  check_launch("__kp_vec_add_u8_0_first_array", p[3]);
+  check_launch("__kp_vec_add_u8_0", p[4]);
+  check_launch("__kp_vec_add_u8_0", p[5]);
+  KT_CHECK(count(read_log(), "cuLaunchKernel __kp_vec_add_u8_0") == 6, "six launches; log:\n%s",
            read_log());
 }
 
