@@ -205,13 +205,14 @@ static kp_error resolve(const void *f, const char *fx, long long n, int nargs,
             fx, kp_type_short_name(args[0].type));
   }
   kp_error err = pick_kernel(fx, ks, count, args, nargs, out, sig);
-  int arrays_after_first = 0;
-  for (int j = 2; j < nargs; j++) arrays_after_first += args[j].is_array;
-  if (!err && nargs > 1 && args[1].is_array && arrays_after_first == nargs - 2)
+  if (err) return err;
+  int arrays = 0; /* array inputs */
+  for (int j = 1; j < nargs; j++) arrays += args[j].is_array;
+  if (arrays == nargs - 1)
     *out = variant_of(*out, KP_KERNEL_VECTORIZE_ARRAYS, all, nall);
-  else if (!err && nargs > 2 && args[1].is_array && arrays_after_first == 0)
+  else if (arrays == 1 && args[1].is_array)
     *out = variant_of(*out, KP_KERNEL_VECTORIZE_FIRST_ARRAY, all, nall);
-  return err;
+  return KP_SUCCESS;
 }
 
 KP_EXPORT kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n,
@@ -292,7 +293,8 @@ KP_EXPORT kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n,
       out_ptr = (char *)ops[0].device + (size_t)done * kp_type_size(sig.result);
       for (int j = 0; j < sig.nparams; j++)
         if (args[j + 1].is_array)
-          in_ptrs[j] = (const char *)ops[j + 1].device + (size_t)done * kp_type_size(sig.params[j]);
+          in_ptrs[j] =
+              (const char *)ops[j + 1].device + (size_t)done * kp_type_size(sig.params[j]);
       kp_extent blocks, threads;
       kp_grid_for(k, count, 1, &blocks, &threads);
       err = kp_launch_generated(k, blocks, threads, stream, kargs, call);
