@@ -1,5 +1,6 @@
 //===- DeviceCodegen.cpp - link, optimise, emit PTX and cubins --*- C++ -*-===//
 #include "DevicePass.h"
+#include "DeviceUnroll.h"
 
 #include "../runtime/kp_abi.h"
 
@@ -63,6 +64,7 @@ void optimize(Module &M, TargetMachine &TM, unsigned Level) {
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
   PassBuilder PB(&TM);
+  registerNvccUnrolling(PB); // nvcc's unroll factors (DeviceUnroll.h)
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);

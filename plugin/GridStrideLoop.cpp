@@ -7,13 +7,14 @@ using namespace llvm;
 
 namespace kernplug {
 
-/// The absolute thread index and the grid size along x, as i64.
-static std::pair<Value *, Value *> gridIndexAndStride(IRBuilder<> &B, Module &M) {
+/// The absolute thread index and the grid size along x, as IndexTy.
+static std::pair<Value *, Value *> gridIndexAndStride(IRBuilder<> &B, Module &M,
+                                                      Type *IndexTy) {
   auto Read = [&](const char *Name) {
     FunctionCallee F = M.getOrInsertFunction(Name, FunctionType::get(B.getInt32Ty(), false));
     if (auto *Fn = dyn_cast<Function>(F.getCallee()))
       Fn->setDoesNotAccessMemory();
-    return B.CreateZExt(B.CreateCall(F), B.getInt64Ty());
+    return B.CreateZExt(B.CreateCall(F), IndexTy);
   };
   Value *Tid = Read("kp_dev_tid_x"), *Ctaid = Read("kp_dev_ctaid_x");
   Value *Ntid = Read("kp_dev_ntid_x"), *Nctaid = Read("kp_dev_nctaid_x");
@@ -22,7 +23,8 @@ static std::pair<Value *, Value *> gridIndexAndStride(IRBuilder<> &B, Module &M)
 
 Function *buildGridStrideKernel(Module &M, FunctionType *Ty, const Twine &Name,
                                 function_ref<void(IRBuilder<> &, Function *)> Prologue,
-                                function_ref<void(IRBuilder<> &, Function *, Value *)> Body) {
+                                function_ref<void(IRBuilder<> &, Function *, Value *)> Body,
+                                unsigned IndexBits) {
   LLVMContext &C = M.getContext();
   Function *K = Function::Create(Ty, GlobalValue::InternalLinkage, Name, M);
   K->addFnAttr(Attribute::NoUnwind);
@@ -32,18 +34,22 @@ Function *buildGridStrideKernel(Module &M, FunctionType *Ty, const Twine &Name,
   BasicBlock *Exit = BasicBlock::Create(C, "exit", K);
   IRBuilder<> B(Entry);
   Prologue(B, K);
-  auto [Start, Stride] = gridIndexAndStride(B, M);
+  Type *IndexTy = B.getIntNTy(IndexBits);
+  auto [Start, Stride] = gridIndexAndStride(B, M, IndexTy);
+  Value *N = B.CreateTrunc(K->getArg(0), IndexTy, "n");
   BasicBlock *Preheader = B.GetInsertBlock();
   B.CreateBr(Check);
 
   B.SetInsertPoint(Check);
-  PHINode *I = B.CreatePHI(B.getInt64Ty(), 2, "i");
+  PHINode *I = B.CreatePHI(IndexTy, 2, "i");
   I->addIncoming(Start, Preheader);
-  B.CreateCondBr(B.CreateICmpSLT(I, K->getArg(0)), Loop, Exit);
+  // 32-bit: unsigned, since I + stride may pass 2^31 (never 2^32) on the last trip.
+  B.CreateCondBr(IndexBits == 64 ? B.CreateICmpSLT(I, N) : B.CreateICmpULT(I, N), Loop, Exit);
 
   B.SetInsertPoint(Loop);
   Body(B, K, I);
-  I->addIncoming(B.CreateAdd(I, Stride), B.GetInsertBlock());
+  I->addIncoming(B.CreateAdd(I, Stride, "i.next", /*HasNUW=*/IndexBits < 64),
+                 B.GetInsertBlock());
   B.CreateBr(Check);
 
   B.SetInsertPoint(Exit);

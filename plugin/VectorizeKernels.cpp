@@ -5,9 +5,15 @@
 //   void __kp_vec_<f>_<k>(i64 n, R *out, T0 *in0, T0 s0, …, i32 scalar_mask)
 //
 // a grid-stride loop computing out[i] = f(x0, …) where xj is sj when bit j
-// of scalar_mask is set (a broadcast scalar) and inj[i] otherwise. Values are
-// converted between the signature's element types and f's C parameter types.
-// The kernel is then compiled like any user kernel, for both backends.
+// of scalar_mask is set (a broadcast scalar) and inj[i] otherwise, and, with
+// the same parameters, variants for the two common shapes of a call that test
+// nothing (nvcc's code for `out[i] = f(in0[i], …)`): __kp_vec_<f>_<k>_arrays
+// loads every inj[i] (no scalar input), and, for two inputs or more,
+// __kp_vec_<f>_<k>_first_array loads in0[i] and takes every other input from
+// its scalar (`gaussian_pdf(x, mean, sigma)`). All index with 32 bits (the
+// runtime launches at most 2^30 elements at a time). Values are converted
+// between the signature's element types and f's C parameter types. The kernels
+// are then compiled like any user kernel, for both backends.
 //
 //===----------------------------------------------------------------------===//
 #include "DevicePass.h"
@@ -48,8 +54,12 @@ Value *convert(IRBuilder<> &B, Value *V, bool SrcSigned, Type *Dst, bool DstSign
   return B.CreateIntCast(V, Dst, SrcSigned);
 }
 
+/// Which inputs a kernel reads from arrays: the mask decides per element
+/// (Tested), or the kernel is specialised for one shape of call.
+enum class Inputs { Tested, AllArrays, FirstArray };
+
 Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info,
-                      const Signature &Sig, const std::string &Name) {
+                      const Signature &Sig, const std::string &Name, Inputs Shape) {
   LLVMContext &C = M.getContext();
   auto *Ptr = PointerType::get(C, 0);
   SmallVector<Type *, 8> Params = {Type::getInt64Ty(C), Ptr};
@@ -57,25 +67,37 @@ Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info,
     Params.append({Ptr, irType(C, E)});
   Params.push_back(Type::getInt32Ty(C));
   auto *Ty = FunctionType::get(Type::getVoidTy(C), Params, false);
-  auto Element = [&](IRBuilder<> &B, Function *K, Value *I) {
+  auto Element = [&](IRBuilder<> &B, Function *K, Value *I32) {
     Value *Out = K->getArg(1), *Mask = K->getArg(K->arg_size() - 1);
+    Value *I = B.CreateZExt(I32, B.getInt64Ty());
     SmallVector<Value *, 8> CallArgs;
     for (unsigned J = 0; J < Sig.Params.size(); ++J) {
       Type *ElemTy = irType(C, Sig.Params[J]);
       Value *Arr = K->getArg(2 + 2 * J), *Scalar = K->getArg(3 + 2 * J);
-      // A uniform branch per operand: loads only from arrays that exist.
-      Value *IsScalar = B.CreateTrunc(B.CreateLShr(Mask, J), B.getInt1Ty());
-      BasicBlock *Load = BasicBlock::Create(C, "load", K);
-      BasicBlock *Join = BasicBlock::Create(C, "join", K);
-      BasicBlock *From = B.GetInsertBlock();
-      B.CreateCondBr(IsScalar, Join, Load);
-      B.SetInsertPoint(Load);
-      Value *Elem = B.CreateLoad(ElemTy, B.CreateInBoundsGEP(ElemTy, Arr, I));
-      B.CreateBr(Join);
-      B.SetInsertPoint(Join);
-      PHINode *X = B.CreatePHI(ElemTy, 2);
-      X->addIncoming(Scalar, From);
-      X->addIncoming(Elem, Load);
+      auto Elem = [&]() -> Value * {
+        return B.CreateLoad(ElemTy, B.CreateInBoundsGEP(ElemTy, Arr, I));
+      };
+      Value *X;
+      if (Shape == Inputs::AllArrays || (Shape == Inputs::FirstArray && J == 0)) {
+        X = Elem();
+      } else if (Shape == Inputs::FirstArray) {
+        X = Scalar;
+      } else {
+        // A uniform branch per operand: loads only from arrays that exist.
+        Value *IsScalar = B.CreateTrunc(B.CreateLShr(Mask, J), B.getInt1Ty());
+        BasicBlock *Load = BasicBlock::Create(C, "load", K);
+        BasicBlock *Join = BasicBlock::Create(C, "join", K);
+        BasicBlock *From = B.GetInsertBlock();
+        B.CreateCondBr(IsScalar, Join, Load);
+        B.SetInsertPoint(Load);
+        Value *Loaded = Elem();
+        B.CreateBr(Join);
+        B.SetInsertPoint(Join);
+        PHINode *Phi = B.CreatePHI(ElemTy, 2);
+        Phi->addIncoming(Scalar, From);
+        Phi->addIncoming(Loaded, Load);
+        X = Phi;
+      }
       CallArgs.push_back(convert(B, X, Sig.Params[J].Kind == ElemKind::Int,
                                  F->getFunctionType()->getParamType(J),
                                  Info.Params[J].IsSigned));
@@ -86,10 +108,36 @@ Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info,
     Value *Res = convert(B, R, Info.Result.IsSigned, ResTy, Sig.Result.Kind == ElemKind::Int);
     B.CreateStore(Res, B.CreateInBoundsGEP(ResTy, Out, I));
   };
-  return buildGridStrideKernel(M, Ty, Name, [](IRBuilder<> &, Function *) {}, Element);
+  return buildGridStrideKernel(M, Ty, Name, [](IRBuilder<> &, Function *) {}, Element,
+                               /*IndexBits=*/32);
 }
 
 uint64_t elemBytes(const ElemType &E) { return E.Bits / 8; }
+
+/// The kernel and its descriptor entry; all variants share the parameter table.
+KernelEntry makeEntry(Module &M, Function *F, const DeviceFunctionInfo &VI, const Signature &Sig,
+                      const std::string &Name, Inputs Shape) {
+  static const uint64_t ShapeFlags[] = {0, KP_KERNEL_VECTORIZE_ARRAYS,
+                                        KP_KERNEL_VECTORIZE_FIRST_ARRAY};
+  KernelEntry E;
+  E.Name = Name;
+  E.Fn = buildKernel(M, F, VI, Sig, Name, Shape);
+  E.HostFn = F;
+  E.IsVectorize = true;
+  E.Signature = Sig.canonical();
+  E.Flags = KP_KERNEL_VECTORIZE | ShapeFlags[static_cast<int>(Shape)];
+  E.File = VI.File;
+  E.Line = VI.Line;
+  E.Params.push_back({"n", KP_PARAM_VALUE, 0, 8, 0});
+  E.Params.push_back({"out", KP_PARAM_POINTER, 0, 8, elemBytes(Sig.Result)});
+  for (size_t J = 0; J < Sig.Params.size(); ++J) {
+    std::string PName = J < VI.Params.size() ? VI.Params[J].Name : std::to_string(J);
+    E.Params.push_back({PName, KP_PARAM_POINTER, KP_PARAM_CONST, 8, elemBytes(Sig.Params[J])});
+    E.Params.push_back({PName + ".scalar", KP_PARAM_VALUE, 0, elemBytes(Sig.Params[J]), 0});
+  }
+  E.Params.push_back({"scalar_mask", KP_PARAM_VALUE, 0, 4, 0});
+  return E;
+}
 
 } // namespace
 
@@ -109,25 +157,11 @@ void addVectorizeKernels(Module &M, const TranslationUnitInfo &Info,
                      "' did not parse: " + Err.Message);
         continue;
       }
-      KernelEntry E;
-      E.Name = "__kp_vec_" + VI.IRName + "_" + std::to_string(S);
-      E.Fn = buildKernel(M, F, VI, Sig, E.Name);
-      E.HostFn = F;
-      E.IsVectorize = true;
-      E.Signature = Sig.canonical();
-      E.Flags = KP_KERNEL_VECTORIZE;
-      E.File = VI.File;
-      E.Line = VI.Line;
-      E.Params.push_back({"n", KP_PARAM_VALUE, 0, 8, 0});
-      E.Params.push_back({"out", KP_PARAM_POINTER, 0, 8, elemBytes(Sig.Result)});
-      for (size_t J = 0; J < Sig.Params.size(); ++J) {
-        std::string PName = J < VI.Params.size() ? VI.Params[J].Name : std::to_string(J);
-        E.Params.push_back({PName, KP_PARAM_POINTER, KP_PARAM_CONST, 8,
-                            elemBytes(Sig.Params[J])});
-        E.Params.push_back({PName + ".scalar", KP_PARAM_VALUE, 0, elemBytes(Sig.Params[J]), 0});
-      }
-      E.Params.push_back({"scalar_mask", KP_PARAM_VALUE, 0, 4, 0});
-      Kernels.push_back(std::move(E));
+      std::string Name = "__kp_vec_" + VI.IRName + "_" + std::to_string(S);
+      Kernels.push_back(makeEntry(M, F, VI, Sig, Name, Inputs::Tested));
+      Kernels.push_back(makeEntry(M, F, VI, Sig, Name + "_arrays", Inputs::AllArrays));
+      if (Sig.Params.size() >= 2)
+        Kernels.push_back(makeEntry(M, F, VI, Sig, Name + "_first_array", Inputs::FirstArray));
     }
   }
 }

@@ -21,10 +21,11 @@
 extern "C" {
 #endif
 
-/* 2: kp_kernel_desc.cpu_block_entry. Version 1 was never released with a different runtime,
- * so the runtime accepts only 2 (objects built by an older plugin are refused with a message
- * that says to rebuild them). */
-#define KP_ABI_VERSION 2
+/* 2: kp_kernel_desc.cpu_block_entry. 3: KP_KERNEL_VECTORIZE_ARRAYS and _FIRST_ARRAY, and
+ * VECTORIZE kernels index with 32 bits (at most 2^30 elements per launch). Earlier versions
+ * were never released with a different runtime, so the runtime accepts only the current one
+ * (objects built by an older plugin are refused with a message that says to rebuild them). */
+#define KP_ABI_VERSION 3
 
 /* kp_param_desc.kind */
 enum {
@@ -53,13 +54,21 @@ enum {
   KP_KERNEL_VECTORIZE = 1u << 2,    /* element-wise kernel generated from a vectorize function */
   KP_KERNEL_USES_DYNAMIC_SHARED = 1u << 3,
   KP_KERNEL_GUVECTORIZE = 1u << 4,  /* loop kernel generated from a guvectorize function */
-  KP_KERNEL_REDUCE = 1u << 5        /* block-reduction kernel generated from a reduce function */
+  KP_KERNEL_REDUCE = 1u << 5,       /* block-reduction kernel generated from a reduce function */
+  KP_KERNEL_VECTORIZE_ARRAYS = 1u << 6,     /* with VECTORIZE: the variant for all-array inputs */
+  KP_KERNEL_VECTORIZE_FIRST_ARRAY = 1u << 7 /* with VECTORIZE: input 0 an array, the rest scalars */
 };
 
 /* Generated kernels, found by the runtime through host_fn (the user's scalar function):
  *   VECTORIZE    __kp_vec_<f>_<k>(i64 n, R *out, T0 *in0, T0 s0, ..., i32 scalar_mask)
  *                signature "f32(f32,f32)" (canonical short names, one kernel per signature);
  *                out[i] = f(x0, ...) for i < n, xj = sj if bit j of scalar_mask else inj[i].
+ *                n <= 2^30 and at most n + blockDim.x threads per launch: the index is 32-bit.
+ *                Variants with the same signature and parameters ignore the mask: for calls
+ *                without broadcast scalars __kp_vec_<f>_<k>_arrays (VECTORIZE | _ARRAYS) reads
+ *                every inj[i]; for calls whose first input is the only array (two inputs or
+ *                more) __kp_vec_<f>_<k>_first_array (VECTORIZE | _FIRST_ARRAY) reads in0[i]
+ *                and takes sj for every other input.
  *   GUVECTORIZE  __kp_guvec_<f>(i64 n, <f's parameters>) with signature the layout, e.g.
  *                "(i)->()": for k < n calls f on operand j at pj + k * (product of operand j's
  *                core dimensions), passing the core dimensions as given.

@@ -6,7 +6,12 @@
  * signatures accept the arrays, the one whose types also equal the scalars' wins (the first
  * declared on a tie). The plugin rejects at compile time what it can see; this file reports
  * the rest (a function pointer whose target only the run time knows). Host arrays go through
- * ufunc_common.c's staging; device arrays are used in place. */
+ * ufunc_common.c's staging; device arrays are used in place.
+ *
+ * Each signature has a general kernel (kp_abi.h), which tests a mask per operand for broadcast
+ * scalars, and variants without the tests for the common shapes of a call: every input an
+ * array, or only the first (f(x, mean, sigma)). All index with 32 bits, so more than
+ * KP_UFUNC_CHUNK elements go in several launches over consecutive ranges. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +20,8 @@
 
 enum {
   KP_UFUNC_MAX_SIGNATURES = 64,
+  KP_UFUNC_MAX_KERNELS = 3 * KP_UFUNC_MAX_SIGNATURES, /* a general kernel and 2 variants each */
+  KP_UFUNC_CHUNK = 1 << 30, /* elements per launch: the kernels' 32-bit index (kp_abi.h) */
   KP_UFUNC_MAX_ARGS = 12, /* KP_UARGS packs at most 12: the output and 11 inputs */
   KP_UFUNC_LIST = 512     /* room for a list of signatures or argument types in messages */
 };
@@ -144,7 +151,19 @@ static kp_error pick_kernel(const char *fx, kp_kernel_desc **ks, size_t count,
             fx, fx, kp_type_short_name(args[0].type), have, sigs);
 }
 
-/* The kernel for this call, after the checks that do not depend on the signature. */
+/* The variant of the general kernel k among f's kernels that has `flag`, or k if none has. */
+static kp_kernel_desc *variant_of(kp_kernel_desc *k, uint64_t flag, kp_kernel_desc **all,
+                                  size_t count) {
+  for (size_t i = 0; i < count; i++)
+    if ((all[i]->flags & flag) && all[i]->signature && k->signature &&
+        strcmp(all[i]->signature, k->signature) == 0)
+      return all[i];
+  return k;
+}
+
+/* The kernel for this call, after the checks that do not depend on the signature: the
+ * general kernel of the best signature, or its variant for the call's shape (no scalar
+ * input; only the first input an array), which tests no mask. */
 static kp_error resolve(const void *f, const char *fx, long long n, int nargs,
                         const kp_ufunc_arg *args, kp_kernel_desc **out, parsed_sig *sig) {
   if (!f) {
@@ -156,10 +175,14 @@ static kp_error resolve(const void *f, const char *fx, long long n, int nargs,
             "inputs",
             fx, nargs, KP_UFUNC_MAX_ARGS - 1);
   }
-  kp_kernel_desc *ks[KP_UFUNC_MAX_SIGNATURES];
-  size_t count = kp_registry_find_all(f, KP_KERNEL_VECTORIZE, ks, KP_UFUNC_MAX_SIGNATURES);
+  kp_kernel_desc *all[KP_UFUNC_MAX_KERNELS], *ks[KP_UFUNC_MAX_KERNELS];
+  size_t nall = kp_registry_find_all(f, KP_KERNEL_VECTORIZE, all, KP_UFUNC_MAX_KERNELS);
+  if (nall > KP_UFUNC_MAX_KERNELS) nall = KP_UFUNC_MAX_KERNELS;
+  size_t count = 0; /* the general kernels: one per signature */
+  for (size_t i = 0; i < nall; i++)
+    if (!(all[i]->flags & (KP_KERNEL_VECTORIZE_ARRAYS | KP_KERNEL_VECTORIZE_FIRST_ARRAY)))
+      ks[count++] = all[i];
   if (count == 0) return kp_registry_wrong_kind("ufunc", f, fx, KP_FUNCTION_VECTORIZE);
-  if (count > KP_UFUNC_MAX_SIGNATURES) count = KP_UFUNC_MAX_SIGNATURES;
   if (n < 0) {
     return kp_fail(KP_ERROR_INVALID_VALUE,
             "ufunc(%s, %lld, ...): the element count must not be negative", fx, n);
@@ -175,7 +198,15 @@ static kp_error resolve(const void *f, const char *fx, long long n, int nargs,
             "ufunc(%s, ...): the output array is a pointer to const %s; ufunc writes it",
             fx, kp_type_short_name(args[0].type));
   }
-  return pick_kernel(fx, ks, count, args, nargs, out, sig);
+  kp_error err = pick_kernel(fx, ks, count, args, nargs, out, sig);
+  if (err) return err;
+  int arrays = 0; /* array inputs */
+  for (int j = 1; j < nargs; j++) arrays += args[j].is_array;
+  if (arrays == nargs - 1)
+    *out = variant_of(*out, KP_KERNEL_VECTORIZE_ARRAYS, all, nall);
+  else if (arrays == 1 && args[1].is_array)
+    *out = variant_of(*out, KP_KERNEL_VECTORIZE_FIRST_ARRAY, all, nall);
+  return KP_SUCCESS;
 }
 
 KP_EXPORT kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n,
@@ -225,7 +256,8 @@ KP_EXPORT kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n,
 
   if (!err) {
     /* The kernel's IR parameters: n, out, (in_j, s_j) per input, scalar_mask. */
-    int64_t count = n;
+    int64_t count = 0;
+    void *out_ptr = NULL;
     const void *in_ptrs[KP_UFUNC_MAX_ARGS] = {0};
     union {
       double f;
@@ -236,12 +268,10 @@ KP_EXPORT kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n,
     void *kargs[2 + 2 * KP_UFUNC_MAX_ARGS + 1];
     int na = 0;
     kargs[na++] = &count;
-    kargs[na++] = &ops[0].device;
+    kargs[na++] = &out_ptr;
     for (int j = 0; j < sig.nparams; j++) {
       const kp_ufunc_arg *a = &args[j + 1];
-      if (a->is_array) {
-        in_ptrs[j] = ops[j + 1].device;
-      } else {
+      if (!a->is_array) {
         convert_scalar(a, sig.params[j], &scalars[j]);
         mask |= (int32_t)1 << j;
       }
@@ -249,11 +279,20 @@ KP_EXPORT kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n,
       kargs[na++] = &scalars[j];
     }
     kargs[na++] = &mask;
-    kp_extent blocks, threads;
-    kp_grid_for(k, n, 1, &blocks, &threads);
     char call[160];
     snprintf(call, sizeof call, "ufunc(%s, ...)", fx);
-    err = kp_launch_generated(k, blocks, threads, stream, kargs, call);
+    /* One launch per KP_UFUNC_CHUNK elements, each on the arrays from `done` on. */
+    for (long long done = 0; done < n && !err; done += KP_UFUNC_CHUNK) {
+      count = n - done < KP_UFUNC_CHUNK ? n - done : KP_UFUNC_CHUNK;
+      out_ptr = (char *)ops[0].device + (size_t)done * kp_type_size(sig.result);
+      for (int j = 0; j < sig.nparams; j++)
+        if (args[j + 1].is_array)
+          in_ptrs[j] =
+              (const char *)ops[j + 1].device + (size_t)done * kp_type_size(sig.params[j]);
+      kp_extent blocks, threads;
+      kp_grid_for(k, count, 1, &blocks, &threads);
+      err = kp_launch_generated(k, blocks, threads, stream, kargs, call);
+    }
   }
 
   /* Copy the output back (only after a successful launch) and free every temporary. */

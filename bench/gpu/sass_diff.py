@@ -20,9 +20,9 @@ import tempfile
 
 PAIRS = [  # kernplug kernel, nvcc kernel (unmangled)
     ("vec_add", "vec_add"), ("saxpy", "saxpy"),
-    ("__kp_vec_gaussian_pdf_0", "gaussian_pdf_kernel"),
+    ("__kp_vec_gaussian_pdf_0_first_array", "gaussian_pdf_kernel"),  # x[], mean, sigma
     ("hl_normalize", "hl_normalize"), ("hl_weigh", "hl_weigh"), ("hl_activate", "hl_activate"),
-    ("__kp_vec_check_prime_0", "check_prime_kernel"),
+    ("__kp_vec_check_prime_0_arrays", "check_prime_kernel"),  # all-array call: the twin
     ("matmul_naive", "matmul_naive"), ("matmul_tiled", "matmul_tiled"),
     ("atomic_sum", "atomic_sum"), ("empty0", "empty0"), ("empty4", "empty4"),
     ("empty16", "empty16"),

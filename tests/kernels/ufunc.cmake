@@ -22,28 +22,36 @@ kp_kernel_expect(ufunc_return_mode ufunc_errors_expect EXPECT success ARGS retur
 # The CUDA path without a GPU: the fake driver of tests/runtime logs what a call does (it runs
 # no kernels). Host arrays are staged: each input copied in (10 x i64 = 80 bytes), the output
 # allocated and copied back; the kernel gets n, the device pointers, the broadcast scalar 3
-# and the scalar mask. A million elements take the grid the occupancy answer allows (132 SMs x
-# 2 blocks of 768 threads) and the kernel's loop strides over the rest; 100 elements take one
-# block of 128 threads (whole warps). Without an occupancy answer the grid covers n in blocks
-# of 256.
+# and the scalar mask; a call whose only array is its first input runs the _first_array
+# variant, one with arrays only the _arrays variant (neither tests the mask). A million
+# elements take the grid the occupancy answer allows (132 SMs x 2 blocks of 768 threads) and
+# the kernel's loop strides over the rest; 100 elements take one block of 128 threads (whole
+# warps). Without an occupancy answer the grid covers n in blocks of 256.
 if(TARGET fake_cuda)
   set(uf_fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
       FAKE_CUDA_LOG=/dev/stderr)
   kp_kernel_expect(ufunc_fake_cuda_staged ufunc_errors_expect EXPECT success ARGS fake_staged
     ENV ${uf_fake} STDOUT "ufunc_errors fake_staged: finished"
     STDERR "cuMemAllocAsync 80 stream=(nil) -> " "cuMemcpyHtoD 0x" " 80\ncuMemAllocAsync 80 stream=(nil) -> "
-           "cuOccupancyMaxPotentialBlockSize __kp_vec_add_1 dynamic=0 -> block=768 min_grid=264"
-           "cuLaunchKernel __kp_vec_add_1 grid=1,1,1 block=32,1,1 shared=0 stream=(nil) params=0xa,0x"
+           "cuOccupancyMaxPotentialBlockSize __kp_vec_add_1_first_array dynamic=0 -> block=768 min_grid=264"
+           "cuLaunchKernel __kp_vec_add_1_first_array grid=1,1,1 block=32,1,1 shared=0 stream=(nil) params=0xa,0x"
            ",0x0,0x3,0x2\n" "cuMemcpyDtoH 0x")
   kp_kernel_expect(ufunc_fake_cuda_large ufunc_errors_expect EXPECT success ARGS fake_large
     ENV ${uf_fake} STDOUT "ufunc_errors fake_large: finished"
-    STDERR "cuLaunchKernel __kp_vec_add_0 grid=264,1,1 block=768,1,1 shared=0 stream=(nil) params=0xf4240,"
+    STDERR "cuLaunchKernel __kp_vec_add_0_first_array grid=264,1,1 block=768,1,1 shared=0 stream=(nil) params=0xf4240,"
            ",0x40000000,0x2\n"
-           "cuLaunchKernel __kp_vec_add_0 grid=1,1,1 block=128,1,1 shared=0 stream=(nil) params=0x64,"
+           "cuLaunchKernel __kp_vec_add_0_arrays grid=1,1,1 block=128,1,1 shared=0 stream=(nil) params=0x64,"
     LACKS "cuMemcpy")
+  # Over 2^30 elements (the kernels index with 32 bits): one launch per 2^30, the second on
+  # the arrays from element 2^30 on; with no broadcast scalar the all-array twin runs.
+  # The program reads the log back to check the pointers.
+  kp_kernel_expect(ufunc_fake_cuda_chunks ufunc_errors_expect EXPECT success ARGS fake_chunks
+    ENV KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
+        FAKE_CUDA_LOG=${CMAKE_CURRENT_BINARY_DIR}/ufunc_fake_cuda_chunks.log
+    STDOUT "ufunc_errors fake_chunks: finished")
   kp_kernel_expect(ufunc_fake_cuda_no_occupancy ufunc_errors_expect EXPECT success ARGS fake_large
     ENV ${uf_fake} FAKE_CUDA_FAIL=occupancy STDOUT "ufunc_errors fake_large: finished"
-    STDERR "cuLaunchKernel __kp_vec_add_0 grid=3907,1,1 block=256,1,1 ")
+    STDERR "cuLaunchKernel __kp_vec_add_0_first_array grid=3907,1,1 block=256,1,1 ")
 endif()
 kp_kernel_expect(ufunc_launched ufunc_errors_expect EXPECT fail ARGS launched ENV ${uf_cpu} STDERR
   "kernplug: error: launch(twice, ...): 'twice' is a vectorize function, not a kernel: call it with ufunc(twice, n, out, in...)")

@@ -1,7 +1,9 @@
 /* ufunc_broadcast.c — scalars broadcast in every argument position: each of the 8 patterns
  * of array/scalar over three inputs, scalars of other C types converted to the signature's
  * type (as C assignment does), and the rule that picks among signatures that all accept the
- * arrays: the one whose types also equal the scalars' wins, else the first declared. */
+ * arrays: the one whose types also equal the scalars' wins, else the first declared. The 8
+ * patterns run every generated kernel of a signature: all arrays the _arrays variant, only the
+ * first input an array the _first_array variant, the other six the general kernel. */
 #include <stdint.h>
 
 #include "kernel_test.h"

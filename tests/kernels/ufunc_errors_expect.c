@@ -8,6 +8,7 @@
  * of operations picked by a command-line argument, as a calculator program would. */
 #include <stdint.h>
 
+#include "../runtime/fake_log.h"
 #include "kernel_test.h"
 
 __attribute__((vectorize("f32(f32, f32)", "i64(i64, i64)")))
@@ -19,6 +20,10 @@ __attribute__((vectorize("f32(f32)"))) float twice(float x) { return 2 * x; }
 
 /* A kernel is no vectorize function. */
 __attribute__((kernel)) void fill(float *x) { x[threadIdx.x] = 1; }
+
+__attribute__((vectorize("u8(u8, u8)"))) unsigned char add_u8(unsigned char a, unsigned char b) {
+  return (unsigned char)(a + b);
+}
 
 static double plain_host_function(double a, double b) { return a - b; }
 
@@ -33,8 +38,55 @@ static unary_op pick_unary(void) { return twice; }
 
 enum { N = 10 };
 
+/* Once in the log: the launch of `kernel` (followed by a space: the name ends there) whose
+ * parameters start with `params`. */
+static void check_launch(const char *kernel, const char *params) {
+  char needle[256];
+  snprintf(needle, sizeof needle, "cuLaunchKernel %s ", kernel);
+  const char *log = read_log();
+  int found = 0;
+  for (const char *line = strstr(log, needle); line; line = strstr(line + 1, needle)) {
+    const char *end = strchr(line, '\n');
+    const char *p = strstr(line, "params=");
+    found += p && (!end || p < end) && strncmp(p + 7, params, strlen(params)) == 0;
+  }
+  KT_CHECK(found == 1, "%d launches of %s with params=%s; log:\n%s", found, kernel, params, log);
+}
+
+/* More elements than one launch takes (2^30: the kernels' 32-bit index): two launches, the
+ * second on the arrays from element 2^30 on. Each shape of call runs its kernel: all arrays
+ * the _arrays variant, only the first input an array the _first_array variant, any other mix
+ * the general kernel, which tests the scalar mask. */
+static void check_chunks(void) {
+  const long long big = (1ll << 30) + 5;
+  unsigned char *a = device_array(unsigned char, big), *out = device_array(unsigned char, big);
+  unsigned long long pa = (unsigned long long)(uintptr_t)a, po = (unsigned long long)(uintptr_t)out;
+  unsigned long long half = 1ull << 30;
+  ufunc(add_u8, big, out, a, a);
+  ufunc(add_u8, big, out, a, (unsigned char)1);
+  ufunc(add_u8, big, out, (unsigned char)2, a);
+  char p[6][160];
+  /* n, out, (in, scalar byte) per input, mask */
+  snprintf(p[0], sizeof p[0], "0x40000000,0x%llx,0x%llx,00,0x%llx,00,0x0\n", po, pa, pa);
+  snprintf(p[1], sizeof p[1], "0x5,0x%llx,0x%llx,00,0x%llx,00,0x0\n", po + half, pa + half,
+           pa + half);
+  snprintf(p[2], sizeof p[2], "0x40000000,0x%llx,0x%llx,00,0x0,01,0x2\n", po, pa);
+  snprintf(p[3], sizeof p[3], "0x5,0x%llx,0x%llx,00,0x0,01,0x2\n", po + half, pa + half);
+  snprintf(p[4], sizeof p[4], "0x40000000,0x%llx,0x0,02,0x%llx,00,0x1\n", po, pa);
+  snprintf(p[5], sizeof p[5], "0x5,0x%llx,0x0,02,0x%llx,00,0x1\n", po + half, pa + half);
+  check_launch("__kp_vec_add_u8_0_arrays", p[0]);
+  check_launch("__kp_vec_add_u8_0_arrays", p[1]);
+  check_launch("__kp_vec_add_u8_0_first_array", p[2]);
+  check_launch("__kp_vec_add_u8_0_first_array", p[3]);
+  check_launch("__kp_vec_add_u8_0", p[4]);
+  check_launch("__kp_vec_add_u8_0", p[5]);
+  KT_CHECK(count(read_log(), "cuLaunchKernel __kp_vec_add_u8_0") == 6, "six launches; log:\n%s",
+           read_log());
+}
+
 int main(int argc, char **argv) {
   const char *s = argc > 1 ? argv[1] : "";
+  if (strcmp(s, "fake_chunks") == 0 && getenv("FAKE_CUDA_LOG")) remove(getenv("FAKE_CUDA_LOG"));
   kt_start("ufunc_errors");
   static float xf[N], yf[N], of[N];
   static double xd[N], od[N];
@@ -90,6 +142,8 @@ int main(int argc, char **argv) {
     float *d_x = device_array(float, BIG), *d_out = device_array(float, BIG);
     ufunc(add, BIG, d_out, d_x, 2.0f);
     ufunc(add, 100, d_out, d_x, d_x); /* small n: one block of whole warps */
+  } else if (strcmp(s, "fake_chunks") == 0) {
+    check_chunks();
   } else {
     fprintf(stderr, "unknown scenario '%s'\n", s);
     return 2;

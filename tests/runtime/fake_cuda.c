@@ -6,7 +6,7 @@
  *  - checks what a real driver checks: a current context on the calling thread, grid and
  *    block sizes against the device limits, device pointers against live allocations, and
  *    kernel parameters against the .param list of the kernel's .entry line in the loaded image
- *    (sizes from .u64/.u32/.f32/.b8[N]); parameter values are logged as hex;
+ *    (sizes from .u64/.u32/.u16/.u8/.f32/.b8[N]); parameter values are logged as hex;
  *  - injects one failure chosen by FAKE_CUDA_FAIL: no_device, zero_devices, old_driver, oom,
  *    jit, cubin_reject, launch_resources, illegal_address, func_attribute (cuFuncSetAttribute
  *    fails);
@@ -327,6 +327,10 @@ static int param_size(const char *p) {
     return 8;
   if (strncmp(p, ".u32", 4) == 0 || strncmp(p, ".s32", 4) == 0 || strncmp(p, ".f32", 4) == 0)
     return 4;
+  if (strncmp(p, ".u16", 4) == 0 || strncmp(p, ".s16", 4) == 0 || strncmp(p, ".b16", 4) == 0)
+    return 2;
+  if (strncmp(p, ".u8", 3) == 0 || strncmp(p, ".s8", 3) == 0 || strncmp(p, ".b8", 3) == 0)
+    return 1; /* ufunc's scalars of 1-byte signatures */
   return -1;
 }
 
