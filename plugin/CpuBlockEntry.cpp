@@ -34,8 +34,6 @@ using namespace llvm;
 namespace kernplug {
 namespace {
 
-enum : unsigned { SlotTid = 0, SlotCtaid = 3, SlotNtid = 6, SlotNctaid = 9, SlotLinear = 12,
-                  NumSlots = 13 };
 const unsigned LaneSlot = ~0u; // laneid: linear id % 32
 
 /// The index slot a runtime primitive reads, LaneSlot for laneid, or nullopt.
@@ -172,7 +170,7 @@ static bool callsIndexReader(Function &F, const SmallPtrSetImpl<Function *> &Rea
   return false;
 }
 
-Function *CpuBlockEntryBuilder::build(Function *Body, const std::string &Name) {
+Function *CpuBlockEntryBuilder::indexedBody(Function *Body) {
   SetVector<Function *> Reach;
   if (!directCallClosure(Body, Reach))
     return nullptr;
@@ -199,6 +197,13 @@ Function *CpuBlockEntryBuilder::build(Function *Body, const std::string &Name) {
     rewriteClone(Pending.pop_back_val(), Reads);
   // Nothing calls a kernel body; forget it, since the caller may erase it.
   Clones.erase(Body);
+  return BodyClone;
+}
+
+Function *CpuBlockEntryBuilder::build(Function *Body, const std::string &Name) {
+  Function *BodyClone = indexedBody(Body);
+  if (!BodyClone)
+    return nullptr;
   // Inlined into the one loop that calls it, whatever -O level left on the body.
   BodyClone->removeFnAttr(Attribute::NoInline);
   BodyClone->removeFnAttr(Attribute::OptimizeNone);
@@ -206,16 +211,17 @@ Function *CpuBlockEntryBuilder::build(Function *Body, const std::string &Name) {
   return emitLoop(Body, BodyClone, Name);
 }
 
-/// The entry itself: unpack args[] once, fill the block-invariant indices,
-/// then for z, y, x in the range: store the thread's indices and call the body.
-Function *CpuBlockEntryBuilder::emitLoop(Function *Body, Function *BodyClone,
-                                         const std::string &Name) {
+BlockEntryFrame beginBlockEntry(Function *Body, Function *BodyClone, const std::string &Name,
+                                IRBuilder<> &B) {
+  Module &M = *Body->getParent();
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C);
   auto *IdxTy = ArrayType::get(I32, NumSlots);
   auto *RangeTy = ArrayType::get(I32, 6); // kp_cpu_thread_range
-  Function *F = Function::Create(FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false),
-                                 GlobalValue::InternalLinkage, Name + ".kp.cpu_block", M);
+  BlockEntryFrame Fr;
+  Function *F = Fr.F =
+      Function::Create(FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false),
+                       GlobalValue::InternalLinkage, Name + ".kp.cpu_block", M);
   // Target and frame attributes as the body's, so that inlining it is allowed.
   for (Attribute A : Body->getAttributes().getFnAttrs())
     if (A.isStringAttribute())
@@ -228,8 +234,8 @@ Function *CpuBlockEntryBuilder::emitLoop(Function *Body, Function *BodyClone,
   F->getArg(0)->setName("args");
   F->getArg(1)->setName("range");
 
-  IRBuilder<> B(BasicBlock::Create(C, "entry", F));
-  Value *Idx = B.CreateAlloca(IdxTy, nullptr, "kp.idx");
+  B.SetInsertPoint(BasicBlock::Create(C, "entry", F));
+  Value *Idx = Fr.Idx = B.CreateAlloca(IdxTy, nullptr, "kp.idx");
   auto Slot = [&](unsigned S) { return B.CreateConstInBoundsGEP2_32(IdxTy, Idx, 0, S); };
   static const char *const Invariant[] = {"ctaid", "ntid", "nctaid"};
   for (unsigned G = 0; G < 3; ++G)
@@ -237,58 +243,73 @@ Function *CpuBlockEntryBuilder::emitLoop(Function *Body, Function *BodyClone,
       std::string Prim = std::string("kp_dev_") + Invariant[G] + "_" + char('x' + D);
       B.CreateStore(readIndex(B, Prim), Slot(SlotCtaid + 3 * G + D));
     }
-  SmallVector<Value *, 8> Args;
   for (Argument &A : BodyClone->args()) {
     if (A.getArgNo() + 1 == BodyClone->arg_size())
       break; // the index pointer
     Value *P = B.CreateLoad(Ptr, B.CreateConstGEP1_64(Ptr, F->getArg(0), A.getArgNo()));
-    Args.push_back(A.hasByValAttr() ? P : B.CreateLoad(A.getType(), P));
+    Fr.Args.push_back(A.hasByValAttr() ? P : B.CreateLoad(A.getType(), P));
   }
-  Args.push_back(Idx);
-  Value *Begin[3], *End[3];
   for (unsigned D = 0; D < 3; ++D) {
-    Begin[D] = B.CreateLoad(I32, B.CreateConstInBoundsGEP2_32(RangeTy, F->getArg(1), 0, D));
-    End[D] = B.CreateLoad(I32, B.CreateConstInBoundsGEP2_32(RangeTy, F->getArg(1), 0, 3 + D));
+    Fr.Begin[D] = B.CreateLoad(I32, B.CreateConstInBoundsGEP2_32(RangeTy, F->getArg(1), 0, D));
+    Fr.End[D] = B.CreateLoad(I32, B.CreateConstInBoundsGEP2_32(RangeTy, F->getArg(1), 0, 3 + D));
+    Fr.Ntid[D] = B.CreateLoad(I32, Slot(SlotNtid + D));
   }
-  Value *NtidX = B.CreateLoad(I32, Slot(SlotNtid)), *NtidY = B.CreateLoad(I32, Slot(SlotNtid + 1));
+  return Fr;
+}
 
-  // Top-tested loops z > y > x; Open returns the counter, Close the latch.
-  struct Loop {
-    BasicBlock *Header, *Exit;
-    PHINode *Counter;
-  };
-  auto Open = [&](unsigned D) {
+// Top-tested loops z > y > x.
+ThreadLoopNest openThreadLoops(IRBuilder<> &B, const BlockEntryFrame &Fr) {
+  LLVMContext &C = B.getContext();
+  auto *IdxTy = ArrayType::get(B.getInt32Ty(), NumSlots);
+  ThreadLoopNest Nest;
+  for (unsigned D : {2u, 1u, 0u}) {
     BasicBlock *Pre = B.GetInsertBlock();
     std::string Dim(1, char('x' + D));
-    Loop L{BasicBlock::Create(C, "loop." + Dim, F), BasicBlock::Create(C, "done." + Dim, F),
-           nullptr};
-    BasicBlock *Body = BasicBlock::Create(C, "body." + Dim, F);
+    ThreadLoopNest::Level &L = Nest.Dims[D];
+    L.Header = BasicBlock::Create(C, "loop." + Dim, Fr.F);
+    L.Exit = BasicBlock::Create(C, "done." + Dim, Fr.F);
+    BasicBlock *Body = BasicBlock::Create(C, "body." + Dim, Fr.F);
     B.CreateBr(L.Header);
     B.SetInsertPoint(L.Header);
-    L.Counter = B.CreatePHI(I32, 2, Dim);
-    L.Counter->addIncoming(Begin[D], Pre);
-    B.CreateCondBr(B.CreateICmpULT(L.Counter, End[D]), Body, L.Exit);
+    L.Counter = B.CreatePHI(B.getInt32Ty(), 2, Dim);
+    L.Counter->addIncoming(Fr.Begin[D], Pre);
+    B.CreateCondBr(B.CreateICmpULT(L.Counter, Fr.End[D]), Body, L.Exit);
     B.SetInsertPoint(Body);
-    B.CreateStore(L.Counter, Slot(SlotTid + D));
-    return L;
-  };
-  auto Close = [&](Loop &L) {
+    B.CreateStore(L.Counter, B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotTid + D));
+  }
+  Nest.Linear = B.CreateAdd(
+      Nest.Dims[0].Counter,
+      B.CreateMul(Fr.Ntid[0],
+                  B.CreateAdd(Nest.Dims[1].Counter, B.CreateMul(Fr.Ntid[1], Nest.Dims[2].Counter))));
+  B.CreateStore(Nest.Linear, B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotLinear));
+  return Nest;
+}
+
+void closeThreadLoops(IRBuilder<> &B, ThreadLoopNest &Nest) {
+  for (unsigned D = 0; D < 3; ++D) {
+    ThreadLoopNest::Level &L = Nest.Dims[D];
     L.Counter->addIncoming(B.CreateNUWAdd(L.Counter, B.getInt32(1)), B.GetInsertBlock());
     Instruction *Latch = B.CreateBr(L.Header);
+    if (D == 0)
+      markThreadLoop(Latch);
     B.SetInsertPoint(L.Exit);
-    return Latch;
-  };
-  Loop Z = Open(2), Y = Open(1), X = Open(0);
-  Value *Linear = B.CreateAdd(
-      X.Counter, B.CreateMul(NtidX, B.CreateAdd(Y.Counter, B.CreateMul(NtidY, Z.Counter))));
-  B.CreateStore(Linear, Slot(SlotLinear));
+  }
+}
+
+/// The entry itself: unpack args[] once, fill the block-invariant indices,
+/// then for z, y, x in the range: store the thread's indices and call the body.
+Function *CpuBlockEntryBuilder::emitLoop(Function *Body, Function *BodyClone,
+                                         const std::string &Name) {
+  IRBuilder<> B(M.getContext());
+  BlockEntryFrame Fr = beginBlockEntry(Body, BodyClone, Name, B);
+  ThreadLoopNest Nest = openThreadLoops(B, Fr);
+  SmallVector<Value *, 8> Args(Fr.Args);
+  Args.push_back(Fr.Idx);
   CallInst *Call = B.CreateCall(BodyClone, Args);
   copyParamAttrs(BodyClone, Call);
-  markThreadLoop(Close(X));
-  Close(Y);
-  Close(Z);
+  closeThreadLoops(B, Nest);
   B.CreateRetVoid();
-  return F;
+  return Fr.F;
 }
 
 Function *CpuBlockEntryBuilder::threadEntry(Function *BlockEntry, const std::string &Name) {

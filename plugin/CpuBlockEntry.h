@@ -8,12 +8,51 @@
 
 #include <string>
 
+#include "llvm/IR/IRBuilder.h"
+
 namespace llvm {
+class AllocaInst;
 class Function;
 class Module;
+class PHINode;
 } // namespace llvm
 
 namespace kernplug {
+
+/// Slots of the [13 x i32] index array an indexed clone reads (see CpuBlockEntry.cpp).
+enum : unsigned { SlotTid = 0, SlotCtaid = 3, SlotNtid = 6, SlotNctaid = 9, SlotLinear = 12,
+                  NumSlots = 13 };
+
+/// What every block entry starts with: the function, its index array with the
+/// block-invariant slots filled, the body's arguments unpacked from args[], and
+/// the thread range.
+struct BlockEntryFrame {
+  llvm::Function *F = nullptr;
+  llvm::AllocaInst *Idx = nullptr;
+  llvm::SmallVector<llvm::Value *, 8> Args; // the body's, without the index pointer
+  llvm::Value *Begin[3] = {}, *End[3] = {}, *Ntid[3] = {};
+};
+
+/// Emits the entry block of void <Name>.kp.cpu_block(args, range) for BodyClone
+/// (an indexed clone of Body); B is left at its end.
+BlockEntryFrame beginBlockEntry(llvm::Function *Body, llvm::Function *BodyClone,
+                                const std::string &Name, llvm::IRBuilder<> &B);
+
+/// A loop nest z > y > x over the frame's range.
+struct ThreadLoopNest {
+  struct Level {
+    llvm::BasicBlock *Header, *Exit;
+    llvm::PHINode *Counter;
+  } Dims[3]; // x, y, z
+  llvm::Value *Linear; // i32 linear id in the block
+};
+
+/// Opens the nest at B; B is left inside, after the thread's slots of the index
+/// array are stored.
+ThreadLoopNest openThreadLoops(llvm::IRBuilder<> &B, const BlockEntryFrame &Frame);
+/// Closes the nest from B's block (the x latch, marked for ThreadLoopVersioning);
+/// B is left after the nest.
+void closeThreadLoops(llvm::IRBuilder<> &B, ThreadLoopNest &Nest);
 
 /// Builds the CPU block entries of one host module (kp_cpu_block_fn in
 /// runtime/kp_abi.h); clones of shared helpers are made once per module.
@@ -29,6 +68,12 @@ public:
   /// void <Name>.kp.cpu(void **args): the per-thread entry, as the block entry
   /// over the one thread the runtime's kp_cpu_state names.
   llvm::Function *threadEntry(llvm::Function *BlockEntry, const std::string &Name);
+
+  /// The clone of Body whose index reads are loads from its last parameter
+  /// (and whose index-reading callees are such clones), or nullptr as build().
+  /// The caller owns it: build() inlines it into a loop, BarrierFission.cpp
+  /// splits it at barriers.
+  llvm::Function *indexedBody(llvm::Function *Body);
 
 private:
   llvm::Function *indexedClone(llvm::Function *F);

@@ -115,7 +115,7 @@ PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &) {
       return PreservedAnalyses::all();
     useReduceHostCopies(M, *Opts, Kernels);
     probeHostStacks(M, *Info);
-    rewriteHostModule(M, Kernels, Images, Info->MainFile);
+    rewriteHostModule(M, Kernels, Images, Info->MainFile, *Opts, Report);
   }
   removeMarkerAnnotations(M);
   return PreservedAnalyses::none();

@@ -124,7 +124,8 @@ bool compileDeviceModule(llvm::Module &Dev, const std::vector<KernelEntry> &Kern
 /// HostSide.cpp: stubs, trampolines, descriptors and the registration
 /// constructor; shared arrays become thread-local for the CPU backend.
 void rewriteHostModule(llvm::Module &M, std::vector<KernelEntry> &Kernels,
-                       const std::vector<DeviceImage> &Images, const std::string &Source);
+                       const std::vector<DeviceImage> &Images, const std::string &Source,
+                       const PluginOptions &Opts, const PassReporter &Report);
 
 /// Gives a call the parameter attributes (byval, signext, …) of its callee.
 void copyParamAttrs(const llvm::Function *Callee, llvm::CallBase *Call);

@@ -5,6 +5,7 @@
 // construction.
 //
 //===----------------------------------------------------------------------===//
+#include "BarrierFission.h"
 #include "CpuBlockEntry.h"
 #include "DevicePass.h"
 
@@ -157,10 +158,35 @@ uint64_t takeStaticSharedBytes(Function &F) {
   return mdconst::extract<ConstantInt>(N->getOperand(0))->getZExtValue();
 }
 
+/// The block entry of a kernel with barriers (BarrierFission.cpp), or nullptr
+/// where it keeps its fibers; says which in a verbose note.
+Function *barrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Body, KernelEntry &K,
+                            const PluginOptions &Opts, const PassReporter &Report) {
+  std::string Why;
+  Function *Entry = nullptr;
+  if (K.Flags & KP_KERNEL_USES_WARP) {
+    Why = "it uses warp collectives";
+  } else if (Opts.CpuBarrierFibers) {
+    Why = "cpu-barriers=fibers";
+  } else {
+    FissionResult R = buildBarrierBlockEntry(Builder, Body, K.Name);
+    if ((Entry = R.Entry)) {
+      K.Flags |= KP_KERNEL_CPU_BLOCK_BARRIERS;
+      Report.Note("kernel '" + K.Name + "': barriers split into " + std::to_string(R.Regions) +
+                  " regions on the CPU");
+      return Entry;
+    }
+    Why = R.WhyNot;
+  }
+  Report.Note("kernel '" + K.Name + "': barriers kept on fibers on the CPU: " + Why);
+  return nullptr;
+}
+
 } // namespace
 
 void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
-                       const std::vector<DeviceImage> &Images, const std::string &Source) {
+                       const std::vector<DeviceImage> &Images, const std::string &Source,
+                       const PluginOptions &Opts, const PassReporter &Report) {
   LLVMContext &C = M.getContext();
   AbiTypes T(C);
 
@@ -193,13 +219,15 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
       Body = detachBody(K.Fn);
       makeStub(K.Fn, Desc, T);
     }
-    // Kernels with barriers or warp collectives run each thread as a fiber: per-thread entry
-    // only. The others get a block entry, and their per-thread entry goes through it.
-    Function *BlockEntry = nullptr;
-    if (!(K.Flags & (KP_KERNEL_USES_BARRIER | KP_KERNEL_USES_WARP)))
-      BlockEntry = BlockEntries.build(Body, K.Name);
-    Function *Tr = BlockEntry ? BlockEntries.threadEntry(BlockEntry, K.Name)
-                              : makeTrampoline(Body, K.Name, T);
+    // Kernels without barriers or warp collectives get a block entry, and their per-thread
+    // entry goes through it. Those with barriers get one split at the barriers where it can
+    // be, which runs whole blocks only; their per-thread entry is the body, for the fibers
+    // that run them otherwise.
+    bool Syncs = K.Flags & (KP_KERNEL_USES_BARRIER | KP_KERNEL_USES_WARP);
+    Function *BlockEntry = Syncs ? barrierBlockEntry(BlockEntries, Body, K, Opts, Report)
+                                 : BlockEntries.build(Body, K.Name);
+    Function *Tr = BlockEntry && !Syncs ? BlockEntries.threadEntry(BlockEntry, K.Name)
+                                        : makeTrampoline(Body, K.Name, T);
     if (BlockEntry && Body->use_empty()) {
       if (Body == K.Fn)
         K.Fn = nullptr;

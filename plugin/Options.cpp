@@ -76,6 +76,14 @@ bool PluginOptions::parse(const std::string &Arg, std::string &Error) {
     return Flag(Verbose);
   if (Name == "reduce-fibers")
     return Flag(ReduceFibers);
+  if (Name == "cpu-barriers") {
+    if (Value == "split" || Value == "fibers") {
+      CpuBarrierFibers = Value == "fibers";
+      return true;
+    }
+    Error = "cpu-barriers= takes split or fibers (got '" + Value.str() + "')";
+    return false;
+  }
   if (Name == "device-opt" || Name == "device-O") {
     if (Value.size() == 1 && Value[0] >= '0' && Value[0] <= '3') {
       DeviceOptLevel = Value[0] - '0';
@@ -100,7 +108,7 @@ bool PluginOptions::parse(const std::string &Arg, std::string &Error) {
   }
   Error = "unknown option '" + Name.str() +
           "' (known: arch, save-temps, verbose, device-opt, libdevice, ptxas, device-runtime, "
-          "reduce-runtime, reduce-fibers)";
+          "reduce-runtime, reduce-fibers, cpu-barriers)";
   return false;
 }
 

@@ -15,6 +15,7 @@ struct PluginOptions {
   unsigned DeviceOptLevel = 3;
   bool DebugLineInfo = false; // host -g
   bool ReduceFibers = false;  // CPU backend runs kp_reduce's GPU kernel (tests it)
+  bool CpuBarrierFibers = false; // cpu-barriers=fibers: no barrier splitting (tests fibers)
   std::string Libdevice;      // resolved path, empty if not found
   std::string DeviceRuntime;  // resolved path of kernplug-device.bc
   std::string ReduceRuntime;  // resolved path of kernplug-reduce.bc (kp_reduce's kernels)

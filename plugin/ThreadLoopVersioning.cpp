@@ -212,14 +212,15 @@ void versionLoop(Loop &L, BasicBlock *CheckBB, Value *Check, ValueToValueMapTy &
   dropMarker(*Fast);
 }
 
-bool versionThreadLoop(Function &F, FunctionAnalysisManager &FAM) {
-  auto &LI = FAM.getResult<LoopAnalysis>(F);
-  Loop *L = nullptr;
+/// An innermost thread loop still marked, or nullptr.
+Loop *markedLoop(LoopInfo &LI) {
   for (Loop *Cand : LI.getLoopsInPreorder())
     if (Cand->isInnermost() && isMarked(*Cand))
-      L = Cand;
-  if (!L)
-    return false;
+      return Cand;
+  return nullptr;
+}
+
+bool versionThreadLoop(Function &F, Loop *L, LoopInfo &LI, FunctionAnalysisManager &FAM) {
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   // SimplifyCFG may have folded the preheader away since the last LoopSimplify.
@@ -283,7 +284,15 @@ bool versionThreadLoop(Function &F, FunctionAnalysisManager &FAM) {
 PreservedAnalyses ThreadLoopVersioningPass::run(Function &F, FunctionAnalysisManager &FAM) {
   if (!F.hasFnAttribute(BlockEntryAttr) || F.isDeclaration())
     return PreservedAnalyses::all();
-  return versionThreadLoop(F, FAM) ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  // One thread loop per region in entries split at barriers (BarrierFission.cpp).
+  bool Changed = false;
+  while (Loop *L = markedLoop(FAM.getResult<LoopAnalysis>(F))) {
+    versionThreadLoop(F, L, FAM.getResult<LoopAnalysis>(F), FAM);
+    dropMarker(*L); // versioned or not, done with it
+    Changed = true;
+    FAM.invalidate(F, PreservedAnalyses::none());
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace kernplug

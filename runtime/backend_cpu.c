@@ -4,9 +4,11 @@
  * (dynamic scheduling: blocks that take longer do not hold up a static partition). Inside a
  * block the GPU threads run one after another: one call of the kernel's block entry, a loop
  * the plugin built with the body inlined (kp_abi.h), or, for descriptors without one, a loop
- * calling the per-thread entry; a kernel the plugin flags as using barriers or warp
- * collectives runs each block's threads as fibers instead (cpu_block.c), so plain kernels pay
- * nothing for them. A fault in kernel code
+ * calling the per-thread entry. Kernels with barriers get a block entry too where the plugin
+ * could split them at their barriers (KP_KERNEL_CPU_BLOCK_BARRIERS: one loop over the block's
+ * threads per stretch between barriers); the others, and kernels with warp collectives, run
+ * each block's threads as fibers (cpu_block.c), so plain kernels pay nothing for them. A
+ * fault in kernel code
  * (cpu_fault.c) or a barrier that cannot complete fails the launch with the kernel, block and
  * thread, and the other workers stop taking blocks. Launches complete before they return, so
  * kp_synchronize() has nothing to wait for. "Device" memory is ordinary host memory, but
@@ -39,8 +41,9 @@ typedef struct cpu_grid {
   kp_kernel_desc *kernel;
   void **args;
   unsigned grid[3], block[3];
-  int fibers; /* the kernel uses barriers or warp collectives */
+  int fibers; /* the kernel uses barriers or warp collectives and has no block entry for them */
   kp_cpu_block_fn block_entry; /* NULL: one call per thread */
+  int split; /* block_entry is the kernel split at its barriers: whole blocks only */
   unsigned long long total_blocks, chunk;
   atomic_ullong next_block;
   atomic_int failed;     /* set once by the first participant that fails */
@@ -109,17 +112,25 @@ static void run_block_entry(const cpu_grid *g) {
  * program may rely on (output from device printf before the fault appears twice). Returns 1
  * with `fault` updated when the replay faulted, 0 when it ran through. */
 static int replay_to_find_thread(const cpu_grid *g, kp_cpu_thread_state *st,
-                                 kp_cpu_fault_guard *fault) {
+                                 kp_cpu_block_runner *runner, kp_cpu_fault_guard *fault) {
   kp_cpu_fault_guard replay;
   replay.stacks = NULL;
   if (sigsetjmp(replay.env, 0)) {
+    st->runner = NULL;
     fault->signo = replay.signo;
     fault->addr = replay.addr;
     fault->stack_overflow = replay.stack_overflow;
     return 1;
   }
   kp_cpu_fault_armed = &replay;
-  run_block_as_loop(g, st);
+  if (!g->split) {
+    run_block_as_loop(g, st);
+  } else { /* the threads wait at barriers: replay them as the fibers they would have been */
+    char msg[256];
+    if (runner)
+      kp_cpu_block_run(runner, g->kernel, g->args, g->block, g_stack_bytes, &replay, msg,
+                       sizeof msg);
+  }
   kp_cpu_fault_armed = NULL;
   return 0;
 }
@@ -132,10 +143,10 @@ static void run_blocks(void *p, int participant) {
   st->kernel = g->kernel;
   st->dynamic_shared = g_shared_buffers[participant];
   kp_cpu_block_runner *runner = NULL;
-  if (g->fibers) {
+  if (g->fibers || g->split) { /* split kernels need one only to replay a fault */
     if (!g_runners[participant]) g_runners[participant] = kp_cpu_block_runner_new();
     runner = g_runners[participant];
-    if (!runner) {
+    if (!runner && g->fibers) {
       record_failure(g, "out of memory for the CPU backend's fiber scheduler");
       return;
     }
@@ -148,7 +159,8 @@ static void run_blocks(void *p, int participant) {
   guard.stacks = NULL;
   if (sigsetjmp(guard.env, 0)) { /* a fault in kernel code (cpu_fault.c) */
     st->runner = NULL;
-    record_fault(g, &guard, g->block_entry ? replay_to_find_thread(g, st, &guard) : 1);
+    record_fault(g, &guard,
+                 g->block_entry ? replay_to_find_thread(g, st, runner, &guard) : 1);
     goto out;
   }
   kp_cpu_fault_armed = &guard;
@@ -164,7 +176,7 @@ static void run_blocks(void *p, int participant) {
       st->ctaid[2] = (unsigned)(b / gxy);
       if (g->block_entry) {
         run_block_entry(g);
-      } else if (!runner) {
+      } else if (!g->fibers) {
         run_block_as_loop(g, st);
       } else if (kp_cpu_block_run(runner, g->kernel, g->args, g->block, g_stack_bytes, &guard,
                                   msg, sizeof msg) != 0) {
@@ -181,7 +193,8 @@ out:
 
 static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {
   cpu_grid g = {.kernel = k, .args = args};
-  g.fibers = (k->flags & (KP_KERNEL_USES_BARRIER | KP_KERNEL_USES_WARP)) != 0;
+  g.split = (k->flags & KP_KERNEL_CPU_BLOCK_BARRIERS) && k->cpu_block_entry;
+  g.fibers = !g.split && (k->flags & (KP_KERNEL_USES_BARRIER | KP_KERNEL_USES_WARP)) != 0;
   g.block_entry = g.fibers ? NULL : k->cpu_block_entry;
   g.grid[0] = (unsigned)cfg->blocks.x, g.grid[1] = (unsigned)cfg->blocks.y,
   g.grid[2] = (unsigned)cfg->blocks.z;

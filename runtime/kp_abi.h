@@ -55,8 +55,12 @@ enum {
   KP_KERNEL_USES_DYNAMIC_SHARED = 1u << 3,
   KP_KERNEL_GUVECTORIZE = 1u << 4,  /* loop kernel generated from a guvectorize function */
   KP_KERNEL_REDUCE = 1u << 5,       /* block-reduction kernel generated from a reduce function */
-  KP_KERNEL_VECTORIZE_ARRAYS = 1u << 6,     /* with VECTORIZE: the variant for all-array inputs */
-  KP_KERNEL_VECTORIZE_FIRST_ARRAY = 1u << 7 /* with VECTORIZE: input 0 an array, the rest scalars */
+  KP_KERNEL_VECTORIZE_ARRAYS = 1u << 6,      /* with VECTORIZE: the variant for all-array inputs */
+  KP_KERNEL_VECTORIZE_FIRST_ARRAY = 1u << 7, /* with VECTORIZE: input 0 an array, the rest scalars */
+  /* cpu_block_entry runs a kernel with barriers without fibers (split at its barriers into
+   * loops over the block's threads): call it only with a block's full range. Runtimes that do
+   * not know the flag run such kernels as fibers through cpu_entry, which stays correct. */
+  KP_KERNEL_CPU_BLOCK_BARRIERS = 1u << 8
 };
 
 /* Generated kernels, found by the runtime through host_fn (the user's scalar function):
@@ -93,7 +97,8 @@ typedef struct kp_cpu_thread_range {
 
 /* CPU block entry: one loop over the range's threads with the kernel body inlined and the
  * thread indices as loop variables, so that element-wise kernels compile to vectorisable
- * loops. Only for kernels without barriers or warp collectives (those run as fibers). */
+ * loops. Kernels with barriers have one only with KP_KERNEL_CPU_BLOCK_BARRIERS; those with
+ * warp collectives have none (they run as fibers). */
 typedef void (*kp_cpu_block_fn)(void **args, const kp_cpu_thread_range *threads);
 
 typedef struct kp_kernel_desc {

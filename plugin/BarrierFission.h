@@ -1,0 +1,31 @@
+//===- BarrierFission.h - barrier kernels as loops over threads -*- C++ -*-===//
+#ifndef KERNPLUG_PLUGIN_BARRIERFISSION_H
+#define KERNPLUG_PLUGIN_BARRIERFISSION_H
+
+#include <string>
+
+namespace llvm {
+class Function;
+} // namespace llvm
+
+namespace kernplug {
+
+class CpuBlockEntryBuilder;
+
+/// What buildBarrierBlockEntry made of a kernel with barriers.
+struct FissionResult {
+  llvm::Function *Entry = nullptr; // nullptr: the kernel keeps its fibers, because of WhyNot
+  unsigned Regions = 0;
+  std::string WhyNot;
+};
+
+/// <Name>.kp.cpu_block for a kernel whose barriers are plain syncthreads() in
+/// control flow that is uniform across the block: the body split at its
+/// barriers into regions, each a loop over all the block's threads, so the
+/// entry must be called with whole blocks. Body is left as is.
+FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, llvm::Function *Body,
+                                     const std::string &Name);
+
+} // namespace kernplug
+
+#endif
