@@ -6,6 +6,7 @@
 # mode ptx:  the embedded PTX (save-temps) is checked against PTX: lines and,
 #            when ptxas is given, assembled for sm_75 and sm_90.
 # mode ok:   compiling with -Wall -Wextra -Werror must succeed silently.
+# mode remark: compiling must succeed; stderr (verbose remarks) is checked against REMARK: lines.
 set -u
 mode=$1 clang=$2 plugin=$3 include=$4 filecheck=$5 ptxas=$6 src=$7
 shift 7
@@ -33,6 +34,10 @@ ptx)
         { echo "FAIL: ptxas -arch=$arch rejected the PTX of $src"; exit 1; }
     done
   fi
+  ;;
+remark)
+  $base -Werror -c "$src" -o "$work/t.o" "$@" 2>"$work/err" || { cat "$work/err"; exit 1; }
+  "$filecheck" --check-prefix=REMARK --input-file="$work/err" "$src" || { cat "$work/err"; exit 1; }
   ;;
 ok)
   $base -Werror -c "$src" -o "$work/t.o" "$@" 2>"$work/err" || { cat "$work/err"; exit 1; }
