@@ -33,6 +33,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -47,7 +48,7 @@ namespace {
 
 const unsigned MaxInlinedCalls = 256;
 const uint64_t MaxContextBytes = 256; // per thread: 256 KiB for 1024 threads, on an 8 MiB stack
-const unsigned MaxRematSize = 16;
+const unsigned MaxRematSize = 24;
 
 bool isPlainBarrier(const Instruction &I) {
   auto *Call = dyn_cast<CallInst>(&I);
@@ -160,7 +161,7 @@ bool Fission::inlineBarrierCalls(std::string &Why) {
   return true;
 }
 
-/// SROA and CSE on the clone, so that locals are SSA values (or arrays) before
+/// SROA, CSE and InstCombine on the clone, so that locals are SSA values (or arrays) before
 /// liveness, and the thread-index reads are recognisable.
 void Fission::simplify() {
   PassBuilder PB;
@@ -176,6 +177,7 @@ void Fission::simplify() {
   FunctionPassManager FPM;
   FPM.addPass(SROAPass(SROAOptions::PreserveCFG));
   FPM.addPass(EarlyCSEPass());
+  FPM.addPass(InstCombinePass()); // struct-returning index helpers (threadIdx) leave shifts and truncs
   FPM.run(F, FAM);
 }
 
@@ -303,7 +305,7 @@ Value *Fission::cloneTree(Value *V, Instruction *Before, DenseMap<Value *, Value
   return C;
 }
 
-/// Values live across a barrier: recomputed after it, or stored before it and
+/// Values live across a barrier: recomputed where used, or stored before it and
 /// reloaded after it, with SSA form repaired for the new definitions.
 bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
   const DataLayout &DL = F.getDataLayout();
@@ -314,40 +316,50 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
       Storages.push_back({AI, true}); // a local array: each thread has its own
       PerThreadBytes += *AI->getAllocationSize(DL);
     }
-  SmallVector<std::pair<Instruction *, SmallVector<unsigned, 4>>, 16> Live;
-  for (Instruction &I : instructions(F))
-    if (!isa<AllocaInst>(I) && !I.getType()->isVoidTy())
-      if (SmallVector<unsigned, 4> At = liveAtRoots(&I); !At.empty())
-        Live.push_back({&I, std::move(At)});
-
-  for (auto &[V, At] : Live) {
+  auto LiveValues = [&] {
+    SmallVector<std::pair<Instruction *, SmallVector<unsigned, 4>>, 16> Live;
+    for (Instruction &I : instructions(F))
+      if (!isa<AllocaInst>(I) && !I.getType()->isVoidTy())
+        if (SmallVector<unsigned, 4> At = liveAtRoots(&I); !At.empty())
+          Live.push_back({&I, std::move(At)});
+    return Live;
+  };
+  // Recomputed at each use in another block: no phis that would themselves need saving (a
+  // phi of threadIdx.x at a loop header is no longer recognisably the thread index).
+  for (auto &[V, At] : LiveValues()) {
     unsigned Budget = MaxRematSize;
-    bool Remat = isRemat(V, Budget);
-    AllocaInst *Slot = nullptr;
-    bool Uniform = !Div.isDivergent(V);
-    if (!Remat) {
-      Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".saved");
-      Storages.push_back({Slot, !Uniform});
-      if (!Uniform)
-        PerThreadBytes += DL.getTypeAllocSize(V->getType());
+    if (!isRemat(V, Budget))
+      continue;
+    SmallVector<Use *, 16> Uses;
+    for (Use &U : V->uses())
+      Uses.push_back(&U);
+    for (Use *U : Uses) {
+      auto *User = cast<Instruction>(U->getUser());
+      auto *Phi = dyn_cast<PHINode>(User);
+      Instruction *Before = Phi ? Phi->getIncomingBlock(*U)->getTerminator() : User;
+      if (Before->getParent() == V->getParent())
+        continue;
+      DenseMap<Value *, Value *> Done;
+      U->set(cloneTree(V, Before, Done));
     }
+  }
+
+  for (auto &[V, At] : LiveValues()) {
+    bool Uniform = !Div.isDivergent(V);
+    AllocaInst *Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".saved");
+    Storages.push_back({Slot, !Uniform});
+    if (!Uniform)
+      PerThreadBytes += DL.getTypeAllocSize(V->getType());
     SSAUpdater SSA;
     SSA.Initialize(V->getType(), V->getName());
     SSA.AddAvailableValue(V->getParent(), V);
     DenseMap<BasicBlock *, Value *> Restored;
     for (unsigned R : At) {
       Instruction *Start = &*Roots[R]->getFirstInsertionPt();
-      Value *New;
-      if (Remat) {
-        DenseMap<Value *, Value *> Done;
-        New = cloneTree(V, Start, Done);
-      } else {
-        new StoreInst(V, Slot, Barriers[R - 1]->getTerminator()->getPrevNode());
-        auto *Load = new LoadInst(V->getType(), Slot, V->getName() + ".restored", Start);
-        if (Uniform)
-          HoistedReloads[R].push_back(Load);
-        New = Load;
-      }
+      new StoreInst(V, Slot, Barriers[R - 1]->getTerminator()->getPrevNode());
+      auto *New = new LoadInst(V->getType(), Slot, V->getName() + ".restored", Start);
+      if (Uniform)
+        HoistedReloads[R].push_back(New);
       SSA.AddAvailableValue(Roots[R], New);
       Restored[Roots[R]] = New;
     }
