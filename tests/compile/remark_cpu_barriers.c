@@ -1,0 +1,58 @@
+// Which kernels with barriers the CPU backend runs split at their barriers and which keep
+// fibers, and why (verbose remarks).
+#include <kernplug.h>
+
+// REMARK-DAG: remark: kernplug: kernel 'uniform_loop': barriers split into 3 regions on the CPU
+__attribute__((kernel)) void uniform_loop(float *x, int n) {
+  static __attribute__((shared)) float s[256];
+  for (int i = 0; i < n; i++) {
+    s[threadIdx.x] = x[threadIdx.x] + (float)i;
+    syncthreads();
+    x[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
+    syncthreads();
+  }
+}
+
+// A barrier only some threads reach.
+// REMARK-DAG: remark: kernplug: kernel 'divergent': barriers kept on fibers on the CPU: syncthreads() under a branch that depends on the thread
+__attribute__((kernel)) void divergent(float *x) {
+  if (threadIdx.x < 16) {
+    x[threadIdx.x] = 1;
+    syncthreads();
+  }
+}
+
+// A loop whose trip count depends on the thread, with a barrier inside.
+// REMARK-DAG: remark: kernplug: kernel 'divergent_loop': barriers kept on fibers on the CPU: syncthreads() under a branch that depends on the thread
+__attribute__((kernel)) void divergent_loop(float *x) {
+  for (unsigned i = 0; i < threadIdx.x; i++) {
+    x[threadIdx.x] += 1;
+    syncthreads();
+  }
+}
+
+// REMARK-DAG: remark: kernplug: kernel 'votes': barriers kept on fibers on the CPU: syncthreads_or() (a barrier that combines values)
+__attribute__((kernel)) void votes(int *x) { x[threadIdx.x] = syncthreads_or(x[threadIdx.x]); }
+
+// REMARK-DAG: remark: kernplug: kernel 'shuffles': barriers kept on fibers on the CPU: it uses warp collectives
+__attribute__((kernel)) void shuffles(int *x) {
+  syncthreads();
+  x[threadIdx.x] = shfl_down_sync(0xffffffffu, x[threadIdx.x], 1);
+}
+
+// 512 bytes per thread live across the barrier: more than the split keeps per thread.
+// REMARK-DAG: remark: kernplug: kernel 'big_locals': barriers kept on fibers on the CPU: {{[0-9]+}} bytes per thread live across barriers (more than 256)
+__attribute__((kernel)) void big_locals(int *x, int k) {
+  int local[128];
+  for (int i = 0; i < 128; i++) local[i] = x[i] + (int)threadIdx.x;
+  syncthreads();
+  x[threadIdx.x] = local[k];
+}
+
+// A barrier in a recursive device function.
+// REMARK-DAG: remark: kernplug: kernel 'recursive': barriers kept on fibers on the CPU: recursion
+__attribute__((device)) int down(int d) {
+  syncthreads();
+  return d > 0 ? down(d - 1) + 1 : 0;
+}
+__attribute__((kernel)) void recursive(int *x) { x[threadIdx.x] = down(x[0]); }
