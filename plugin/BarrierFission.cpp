@@ -76,11 +76,11 @@ std::string atLine(const Instruction *I) {
   return DL ? " (line " + std::to_string(DL.getLine()) + ")" : "";
 }
 
-/// Storage the split kernel keeps per block: what was an alloca of the body,
-/// and the slots of values saved at barriers.
+/// Storage the split kernel keeps per block, one element per thread: what was
+/// an alloca of the body, and the slots of values saved at barriers.
 struct Storage {
   AllocaInst *Slot; // a placeholder in the body clone, mapped region by region
-  bool PerThread;
+  bool Uniform;     // the same in every thread: read once, from thread 0's element
 };
 
 class Fission {
@@ -313,7 +313,7 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
   IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
   for (Instruction &I : F.getEntryBlock())
     if (auto *AI = dyn_cast<AllocaInst>(&I)) {
-      Storages.push_back({AI, true}); // a local array: each thread has its own
+      Storages.push_back({AI, false}); // a local array: each thread has its own
       PerThreadBytes += *AI->getAllocationSize(DL);
     }
   auto LiveValues = [&] {
@@ -347,7 +347,7 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
   for (auto &[V, At] : LiveValues()) {
     bool Uniform = !Div.isDivergent(V);
     AllocaInst *Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".saved");
-    Storages.push_back({Slot, !Uniform});
+    Storages.push_back({Slot, Uniform});
     if (!Uniform)
       PerThreadBytes += DL.getTypeAllocSize(V->getType());
     SSAUpdater SSA;
@@ -424,13 +424,12 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     VMap[F.getArg(I)] = Fr.Args[I];
   VMap[Idx] = Fr.Idx;
   SmallPtrSet<Instruction *, 16> Skip;
-  for (Storage &S : Storages) {
+  for (Storage &S : Storages)
     Skip.insert(S.Slot);
-    if (!S.PerThread)
-      VMap[S.Slot] = Home[S.Slot];
-  }
-  // Uniform values saved at the barrier before this region: read once, before the first
-  // thread stores the values of the next barrier into the same slots.
+  // Uniform values saved at the barrier before this region: read once (thread 0's copy),
+  // before any thread stores the values of the next barrier. Every thread still stores its
+  // own copy: one slot written by all would be a value carried out of the thread loop, which
+  // stops the vectoriser.
   for (LoadInst *L : HoistedReloads.lookup(R)) {
     AllocaInst *Slot = Home[cast<AllocaInst>(L->getPointerOperand())];
     VMap[L] = B.CreateLoad(L->getType(), Slot, L->getName());
@@ -447,9 +446,9 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
                      B.CreateNUWAdd(Wide(Nest.Dims[1].Counter),
                                     B.CreateNUWMul(Wide(Fr.Ntid[1]), Wide(Nest.Dims[2].Counter)))));
   for (Storage &S : Storages)
-    if (S.PerThread)
-      VMap[S.Slot] = B.CreateInBoundsGEP(Home[S.Slot]->getAllocatedType(), Home[S.Slot], Lin,
-                                         S.Slot->getName());
+    VMap[S.Slot] = B.CreateInBoundsGEP(Home[S.Slot]->getAllocatedType(), Home[S.Slot], Lin,
+                                       S.Slot->getName());
+  Value *NextOfThread = B.CreateInBoundsGEP(B.getInt32Ty(), Next, Lin);
   BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
   SmallVector<BasicBlock *, 16> Order;
   for (BasicBlock &BB : F)
@@ -468,7 +467,7 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
       // Leaving the region: every thread leaves the same way (the uniformity check).
       if (isPlainBarrier(I) || isa<ReturnInst>(I)) {
         unsigned To = isa<ReturnInst>(I) ? Roots.size() : BarrierIdx.lookup(BB) + 1;
-        new StoreInst(ConstantInt::get(Type::getInt32Ty(C), To), Next, NB);
+        new StoreInst(ConstantInt::get(Type::getInt32Ty(C), To), NextOfThread, NB);
         BranchInst::Create(Latch, NB);
         break;
       }
@@ -516,12 +515,14 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
     Type *Ty = S.Slot->getAllocatedType();
     if (S.Slot->isArrayAllocation())
       Ty = ArrayType::get(Ty, cast<ConstantInt>(S.Slot->getArraySize())->getZExtValue());
-    AllocaInst *A = B.CreateAlloca(Ty, S.PerThread ? Threads : nullptr,
-                                   S.Slot->getName() + (S.PerThread ? ".threads" : ".block"));
-    A->setAlignment(std::max(S.Slot->getAlign(), Align(S.PerThread ? 16 : 1)));
+    AllocaInst *A = B.CreateAlloca(Ty, Threads, S.Slot->getName() + ".threads");
+    A->setAlignment(std::max(S.Slot->getAlign(), Align(16)));
     Home[S.Slot] = A;
   }
-  AllocaInst *Next = B.CreateAlloca(B.getInt32Ty(), nullptr, "kp.next");
+  // Where each thread left its region. All leave the same way; kept per thread anyway, so
+  // that the store is an ordinary vectorisable one rather than a value carried out of the
+  // thread loop, which stops the vectoriser. Thread 0's says where the block goes next.
+  AllocaInst *Next = B.CreateAlloca(B.getInt32Ty(), Threads, "kp.next");
   B.CreateStore(B.getInt32(0), Next);
   BasicBlock *Dispatch = BasicBlock::Create(C, "kp.dispatch", E);
   BasicBlock *Done = BasicBlock::Create(C, "kp.done", E);

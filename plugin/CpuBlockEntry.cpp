@@ -288,7 +288,10 @@ ThreadLoopNest openThreadLoops(IRBuilder<> &B, const BlockEntryFrame &Fr) {
 void closeThreadLoops(IRBuilder<> &B, ThreadLoopNest &Nest) {
   for (unsigned D = 0; D < 3; ++D) {
     ThreadLoopNest::Level &L = Nest.Dims[D];
-    L.Counter->addIncoming(B.CreateNUWAdd(L.Counter, B.getInt32(1)), B.GetInsertBlock());
+    // At most 1024 threads: wraps neither way, which lets SCEV see through sign extensions.
+    L.Counter->addIncoming(B.CreateAdd(L.Counter, B.getInt32(1), "", /*HasNUW=*/true,
+                                       /*HasNSW=*/true),
+                           B.GetInsertBlock());
     Instruction *Latch = B.CreateBr(L.Header);
     if (D == 0)
       markThreadLoop(Latch);
