@@ -8,11 +8,12 @@
 //
 // The guard is monotone in the thread index, so it has one value for the whole
 // block whenever it has that value at the first and at the last thread and the
-// index does not wrap in between. This pass, run just before the vectoriser,
-// versions the marked thread loop: a check in the preheader evaluates each such
-// condition at both ends, and when all hold, a copy of the loop with the
-// branches folded runs instead (a plain loop: it vectorises); otherwise the
-// original loop. Only the last block of a grid (or blocks off the edge of a 2-D
+// index does not wrap in between. (A branch on a loop-invariant condition is
+// taken like a guard: the fast copy assumes the value of its heavier side.)
+// This pass, run just before the vectoriser, versions the marked thread loop: a
+// check in the preheader evaluates each such condition at both ends, and when
+// all hold, a copy of the loop with the branches folded runs instead (a plain
+// loop: it vectorises); otherwise the original loop. Only the last block of a grid (or blocks off the edge of a 2-D
 // domain) takes the original. This is what IRCE does for range checks; IRCE
 // itself does not take these loops (a `!=` latch and an upper check only).
 //
@@ -212,6 +213,15 @@ void versionLoop(Loop &L, BasicBlock *CheckBB, Value *Check, ValueToValueMapTy &
   dropMarker(*Fast);
 }
 
+/// Instructions of L in the blocks From dominates: the work behind one side of a branch.
+unsigned sideWeight(const Loop &L, const DominatorTree &DT, BasicBlock *From) {
+  unsigned N = 0;
+  for (BasicBlock *BB : L.blocks())
+    if (DT.dominates(From, BB))
+      N += BB->size();
+  return N;
+}
+
 /// An innermost thread loop still marked, or nullptr.
 Loop *markedLoop(LoopInfo &LI) {
   for (Loop *Cand : LI.getLoopsInPreorder())
@@ -250,6 +260,10 @@ bool versionThreadLoop(Function &F, Loop *L, LoopInfo &LI, FunctionAnalysisManag
       Dir = true;
     else if (PDT.dominates(Br->getSuccessor(0), BB))
       Dir = false;
+    else if (L->isLoopInvariant(Br->getCondition()))
+      // The same way for every thread (in entries split at barriers: whether the block
+      // loads another tile or finishes): the fast copy takes the heavier side.
+      Dir = sideWeight(*L, DT, Br->getSuccessor(0)) >= sideWeight(*L, DT, Br->getSuccessor(1));
     else
       continue;
     SmallVector<Leaf, 4> Mine;
