@@ -13,9 +13,10 @@
 // This pass, run just before the vectoriser, versions the marked thread loop: a
 // check in the preheader evaluates each such condition at both ends, and when
 // all hold, a copy of the loop with the branches folded runs instead (a plain
-// loop: it vectorises); otherwise the original loop. Only the last block of a grid (or blocks off the edge of a 2-D
-// domain) takes the original. This is what IRCE does for range checks; IRCE
-// itself does not take these loops (a `!=` latch and an upper check only).
+// loop: it vectorises); otherwise the original loop. Only the last block of a
+// grid (or blocks off the edge of a 2-D domain) takes the original. This is
+// what IRCE does for range checks; IRCE itself does not take these loops (a
+// `!=` latch and an upper check only).
 //
 //===----------------------------------------------------------------------===//
 #include "ThreadLoopVersioning.h"
