@@ -25,6 +25,7 @@
 #include "Divergence.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
@@ -56,18 +57,31 @@ bool isPlainBarrier(const Instruction &I) {
   return Callee && Callee->isDeclaration() && Callee->getName() == "kp_dev_syncthreads";
 }
 
-/// Whether G calls syncthreads*, directly or through what it calls.
-bool reachesBarrier(Function *G, DenseMap<Function *, bool> &Memo) {
-  if (auto It = Memo.find(G); It != Memo.end())
-    return It->second; // false while in progress: recursion ends in the inlining limit
-  Memo[G] = false;
-  bool Reaches = G->isDeclaration() && G->getName().starts_with("kp_dev_syncthreads");
-  for (Instruction &I : instructions(G))
-    if (auto *Call = dyn_cast<CallBase>(&I))
-      if (Function *Callee = Call->getCalledFunction(); Callee && !Reaches)
-        Reaches = reachesBarrier(Callee, Memo);
-  Memo[G] = Reaches;
-  return Reaches;
+/// The functions Root reaches through direct calls that call syncthreads*,
+/// directly or through what they call.
+SmallPtrSet<Function *, 8> barrierReachers(Function &Root) {
+  SetVector<Function *> Reach;
+  Reach.insert(&Root);
+  for (size_t I = 0; I < Reach.size(); ++I)
+    for (Instruction &Inst : instructions(Reach[I]))
+      if (auto *Call = dyn_cast<CallBase>(&Inst))
+        if (Function *Callee = Call->getCalledFunction(); Callee && !Callee->isDeclaration())
+          Reach.insert(Callee);
+  SmallPtrSet<Function *, 8> Out;
+  auto CallsBarrier = [&](Instruction &Inst) {
+    auto *Call = dyn_cast<CallBase>(&Inst);
+    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    return Callee &&
+           (Out.contains(Callee) ||
+            (Callee->isDeclaration() && Callee->getName().starts_with("kp_dev_syncthreads")));
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Function *G : Reach)
+      if (!Out.contains(G) && any_of(instructions(G), CallsBarrier))
+        Changed |= Out.insert(G).second;
+  }
+  return Out;
 }
 
 /// The line of I in the source, for messages.
@@ -109,8 +123,9 @@ private:
 
   Function &F;
   Argument *Idx;
-  SmallVector<BasicBlock *, 8> Barriers;      // blocks holding one syncthreads() each
-  SmallVector<BasicBlock *, 8> Roots;         // region r starts at Roots[r]: entry, then after each barrier
+  SmallVector<BasicBlock *, 8> Barriers;       // blocks holding one syncthreads() each
+  SmallVector<BasicBlock *, 8> Roots;          // region r's first block: the entry, then
+                                               // the block after barrier r - 1
   DenseMap<BasicBlock *, unsigned> BarrierIdx; // barrier block -> index in Barriers
   DenseMap<BasicBlock *, unsigned> RootIdx;    // root block -> region
   SmallVector<SmallPtrSet<BasicBlock *, 16>, 8> Regions;
@@ -129,10 +144,11 @@ template <typename Pred> CallBase *findCall(Function &F, Pred Wanted) {
 }
 
 bool Fission::inlineBarrierCalls(std::string &Why) {
-  DenseMap<Function *, bool> Memo;
+  // Inlining copies calls F's callees already make, so the set stays right.
+  SmallPtrSet<Function *, 8> Reachers = barrierReachers(F);
   for (unsigned Inlined = 0;; ++Inlined) {
     CallBase *Target =
-        findCall(F, [&](CallBase &, Function *Callee) { return reachesBarrier(Callee, Memo); });
+        findCall(F, [&](CallBase &, Function *Callee) { return Reachers.contains(Callee); });
     if (!Target)
       break;
     std::string Callee = Target->getCalledFunction()->getName().str();
@@ -151,9 +167,8 @@ bool Fission::inlineBarrierCalls(std::string &Why) {
   // opaque calls, hence divergent; inlined, blockDim is seen to be the same in all threads.
   // Only up to a limit: recursive ones stay calls.
   for (unsigned Inlined = 0; Inlined < MaxInlinedCalls; ++Inlined) {
-    CallBase *Target = findCall(F, [&](CallBase &Call, Function *) {
-      return is_contained(Call.args(), Idx);
-    });
+    CallBase *Target =
+        findCall(F, [&](CallBase &Call, Function *) { return is_contained(Call.args(), Idx); });
     InlineFunctionInfo IFI;
     if (!Target || !InlineFunction(*Target, IFI).isSuccess())
       break;
@@ -177,7 +192,8 @@ void Fission::simplify() {
   FunctionPassManager FPM;
   FPM.addPass(SROAPass(SROAOptions::PreserveCFG));
   FPM.addPass(EarlyCSEPass());
-  FPM.addPass(InstCombinePass()); // struct-returning index helpers (threadIdx) leave shifts and truncs
+  // Struct-returning index helpers (threadIdx) leave shifts and truncs behind.
+  FPM.addPass(InstCombinePass());
   FPM.run(F, FAM);
 }
 
@@ -189,8 +205,8 @@ bool Fission::checkInstructions(std::string &Why) {
       Why = std::string(I.getOpcodeName()) + " instruction";
       return false;
     }
-    if (auto *AI = dyn_cast<AllocaInst>(&I); AI && (!AI->isStaticAlloca() ||
-                                                    AI->getParent() != &F.getEntryBlock())) {
+    if (auto *AI = dyn_cast<AllocaInst>(&I);
+        AI && (!AI->isStaticAlloca() || AI->getParent() != &F.getEntryBlock())) {
       Why = "a variable-length array" + atLine(AI);
       return false;
     }
@@ -284,9 +300,9 @@ bool Fission::isRemat(Value *V, unsigned &Budget) {
   if (Budget == 0)
     return false;
   --Budget;
-  bool Pure = indexLoadSlot(I, Idx) ||
-              (!I->mayReadOrWriteMemory() && !isa<PHINode, AllocaInst>(I) &&
-               !I->isTerminator() && isSafeToSpeculativelyExecute(I));
+  bool Pure =
+      indexLoadSlot(I, Idx) || (!I->mayReadOrWriteMemory() && !isa<PHINode, AllocaInst>(I) &&
+                                !I->isTerminator() && isSafeToSpeculativelyExecute(I));
   return Pure && all_of(I->operands(), [&](Value *Op) { return isRemat(Op, Budget); });
 }
 
@@ -446,8 +462,8 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
                      B.CreateNUWAdd(Wide(Nest.Dims[1].Counter),
                                     B.CreateNUWMul(Wide(Fr.Ntid[1]), Wide(Nest.Dims[2].Counter)))));
   for (Storage &S : Storages)
-    VMap[S.Slot] = B.CreateInBoundsGEP(Home[S.Slot]->getAllocatedType(), Home[S.Slot], Lin,
-                                       S.Slot->getName());
+    VMap[S.Slot] =
+        B.CreateInBoundsGEP(Home[S.Slot]->getAllocatedType(), Home[S.Slot], Lin, S.Slot->getName());
   Value *NextOfThread = B.CreateInBoundsGEP(B.getInt32Ty(), Next, Lin);
   BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
   SmallVector<BasicBlock *, 16> Order;
@@ -507,9 +523,8 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
   IRBuilder<> B(C);
   BlockEntryFrame Fr = beginBlockEntry(Body, &F, Name, B);
   Function *E = Fr.F;
-  Value *Threads =
-      B.CreateZExt(B.CreateMul(Fr.Ntid[0], B.CreateMul(Fr.Ntid[1], Fr.Ntid[2])), B.getInt64Ty(),
-                   "kp.threads");
+  Value *Threads = B.CreateZExt(B.CreateMul(Fr.Ntid[0], B.CreateMul(Fr.Ntid[1], Fr.Ntid[2])),
+                                B.getInt64Ty(), "kp.threads");
   DenseMap<AllocaInst *, AllocaInst *> Home;
   for (Storage &S : Storages) {
     Type *Ty = S.Slot->getAllocatedType();

@@ -277,10 +277,8 @@ ThreadLoopNest openThreadLoops(IRBuilder<> &B, const BlockEntryFrame &Fr) {
     B.SetInsertPoint(Body);
     B.CreateStore(L.Counter, B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotTid + D));
   }
-  Nest.Linear = B.CreateAdd(
-      Nest.Dims[0].Counter,
-      B.CreateMul(Fr.Ntid[0],
-                  B.CreateAdd(Nest.Dims[1].Counter, B.CreateMul(Fr.Ntid[1], Nest.Dims[2].Counter))));
+  Value *YZ = B.CreateAdd(Nest.Dims[1].Counter, B.CreateMul(Fr.Ntid[1], Nest.Dims[2].Counter));
+  Nest.Linear = B.CreateAdd(Nest.Dims[0].Counter, B.CreateMul(Fr.Ntid[0], YZ));
   B.CreateStore(Nest.Linear, B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotLinear));
   return Nest;
 }

@@ -37,8 +37,7 @@ std::optional<unsigned> indexLoadSlot(const Value *V, const Argument *Idx) {
   return static_cast<unsigned>(Offset.getZExtValue() / 4);
 }
 
-Divergence::Divergence(Function &F, const Argument *Idx, const PostDominatorTree &PDT)
-    : Idx(Idx) {
+Divergence::Divergence(Function &F, const Argument *Idx, const PostDominatorTree &PDT) : Idx(Idx) {
   SmallPtrSet<const Instruction *, 8> Processed;
   for (bool Changed = true; Changed;) {
     Changed = false;

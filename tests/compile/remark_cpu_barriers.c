@@ -56,3 +56,14 @@ __attribute__((device)) int down(int d) {
   return d > 0 ? down(d - 1) + 1 : 0;
 }
 __attribute__((kernel)) void recursive(int *x) { x[threadIdx.x] = down(x[0]); }
+
+// Mutual recursion: the barrier after the call is reached again through pong.
+// REMARK-DAG: remark: kernplug: kernel 'mutual': barriers kept on fibers on the CPU: recursion
+__attribute__((device)) int ping(int d);
+__attribute__((device)) int pong(int d) { return d > 0 ? ping(d - 1) : 0; }
+__attribute__((device)) int ping(int d) {
+  int r = pong(d);
+  syncthreads();
+  return r + 1;
+}
+__attribute__((kernel)) void mutual(int *x) { x[threadIdx.x] = ping(x[0]); }
