@@ -364,8 +364,7 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
     bool Uniform = !Div.isDivergent(V);
     AllocaInst *Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".saved");
     Storages.push_back({Slot, Uniform});
-    if (!Uniform)
-      PerThreadBytes += DL.getTypeAllocSize(V->getType());
+    PerThreadBytes += DL.getTypeAllocSize(V->getType()); // uniform ones too: one per thread
     SSAUpdater SSA;
     SSA.Initialize(V->getType(), V->getName());
     SSA.AddAvailableValue(V->getParent(), V);

@@ -117,6 +117,8 @@ static int replay_to_find_thread(const cpu_grid *g, kp_cpu_thread_state *st,
   replay.stacks = NULL;
   if (sigsetjmp(replay.env, 0)) {
     st->runner = NULL;
+    /* Deep frames that fit the worker's stack may not fit a fiber's: keep the real fault. */
+    if (g->split && replay.stack_overflow) return 0;
     fault->signo = replay.signo;
     fault->addr = replay.addr;
     fault->stack_overflow = replay.stack_overflow;
