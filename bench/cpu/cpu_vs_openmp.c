@@ -7,8 +7,8 @@
  * OpenMP reduction), the documented 16x16 tiled matmul with barriers (split at its barriers
  * into thread loops on the CPU backend), and the seed's naive matmul (no barriers) for
  * contrast. Streaming arrays have N = 2^27 elements by default (512 MiB each), which leaves
- * any last-level cache this runs on; the matmuls are M x M (default 1000: not a power of two, whose column strides alias in
- * the caches, and ragged against the 16x16 tiles).
+ * any last-level cache this runs on; the matmuls are M x M (default 1000: not a power of two,
+ * whose column strides alias in the caches, and ragged against the 16x16 tiles).
  *
  * Every case is checked against a double-precision host reference (outputs poisoned with
  * NaN first) before it is timed; a failed check prints FAIL and the program exits 1. Each
