@@ -83,6 +83,21 @@ __attribute__((kernel)) void live_values(const int *in, int *out, int scale, int
   out[blockIdx.x * n + t] = sum + uniform + mirror[n - 1 - t] + (int)(half * 2.0);
 }
 
+/* Between barriers, a loop whose trip count depends on the thread: its result, used after
+ * the next barrier, differs per thread. */
+__attribute__((kernel)) void prefix_sums(const int *in, int *out) {
+  static __attribute__((shared)) int buf[MAX_T];
+  unsigned n = blockDim.x * blockDim.y * blockDim.z, t = linear_tid();
+  buf[t] = in[blockIdx.x * n + t];
+  syncthreads();
+  int acc = 0;
+  for (unsigned k = 0; k <= t; k++) acc += buf[k];
+  syncthreads();
+  buf[t] = acc;
+  syncthreads();
+  out[blockIdx.x * n + t] = buf[n - 1 - t] * 3 + acc;
+}
+
 /* A trip count that differs between blocks but not within one. */
 __attribute__((kernel)) void per_block_rounds(int *out) {
   static __attribute__((shared)) int acc[MAX_T];
@@ -171,6 +186,15 @@ static void check_shape(unsigned bx, unsigned by, unsigned bz, unsigned blocks) 
   copy_to_host(out, d_out, total);
   for (unsigned i = 0; i < total; i++)
     KT_CHECK(out[i] == in[i], "live_values skipped: out[%u] = %d, expected %d", i, out[i], in[i]);
+  launch(prefix_sums, blocks, dim3(bx, by, bz))(d_in, d_out);
+  copy_to_host(out, d_out, total);
+  for (unsigned b = 0; b < blocks; b++) {
+    for (unsigned t = 0, acc = 0; t < n; t++) tmp[t] = (int)(acc += (unsigned)in[b * n + t]);
+    for (unsigned t = 0; t < n; t++)
+      KT_CHECK(out[b * n + t] == tmp[n - 1 - t] * 3 + tmp[t],
+               "prefix_sums (%u, %u, %u): out[%u] = %d, expected %d", bx, by, bz, b * n + t,
+               out[b * n + t], tmp[n - 1 - t] * 3 + tmp[t]);
+  }
   kp_free(d_in), kp_free(d_out), free(in), free(out), free(ref), free(tmp);
 }
 
