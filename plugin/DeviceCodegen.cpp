@@ -229,7 +229,15 @@ bool usesFastMath(const Module &Dev) {
 
 } // namespace
 
-bool compileDeviceModule(Module &Dev, const std::vector<KernelEntry> &Kernels,
+std::vector<DeviceImage> expectedImages(const PluginOptions &Opts) {
+  std::vector<DeviceImage> Images = {{KP_IMAGE_PTX, Opts.Archs.front(), ""}};
+  if (!Opts.Ptxas.empty())
+    for (unsigned SM : Opts.Archs)
+      Images.push_back({KP_IMAGE_CUBIN, SM, ""});
+  return Images;
+}
+
+bool compileDeviceModule(Module &Dev, const std::vector<std::string> &KernelNames,
                          const PluginOptions &Opts, const PassReporter &Report,
                          std::vector<DeviceImage> &Images) {
   std::string Err;
@@ -261,14 +269,12 @@ bool compileDeviceModule(Module &Dev, const std::vector<KernelEntry> &Kernels,
     answerPrecSqrt(Dev, FastMath);
   }
 
-  std::set<std::string> KernelNames;
-  for (const KernelEntry &K : Kernels)
-    KernelNames.insert(K.Name);
+  std::set<std::string> Kernels(KernelNames.begin(), KernelNames.end());
   std::string CPU = PluginOptions::archName(Opts.Archs.front());
   for (Function &F : Dev.functions()) {
     if (F.isDeclaration())
       continue;
-    if (!KernelNames.count(F.getName().str()))
+    if (!Kernels.count(F.getName().str()))
       F.setLinkage(GlobalValue::InternalLinkage);
     F.removeFnAttr("target-features");
     F.addFnAttr("target-cpu", CPU);
@@ -311,7 +317,7 @@ bool compileDeviceModule(Module &Dev, const std::vector<KernelEntry> &Kernels,
     saveTemp(Opts, ".kp.ptx", PTX, Report);
   Images.push_back({KP_IMAGE_PTX, Opts.Archs.front(), std::string(PTX.str()) + '\0'});
   Report.Note("PTX for " + CPU + ": " + std::to_string(PTX.size()) + " bytes, " +
-              std::to_string(Kernels.size()) + " kernel(s)");
+              std::to_string(KernelNames.size()) + " kernel(s)");
 
   if (Opts.Ptxas.empty()) {
     Report.Note("no ptxas: embedding PTX only (the driver JIT-compiles it at first launch)");

@@ -1,5 +1,6 @@
 //===- DevicePass.cpp - the module pass that separates device code -*- C++ -*-===//
 #include "DevicePass.h"
+#include "DeviceJob.h"
 
 #include "../attributes/Attributes.h"
 
@@ -104,18 +105,26 @@ PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &) {
   addGuvectorizeKernels(M, *Info, Kernels, Report);
   addReduceKernels(M, *Info, *Opts, Kernels, Report);
 
-  std::vector<DeviceImage> Images;
   if (!Kernels.empty()) {
     std::unique_ptr<Module> Dev = buildDeviceModule(M, Kernels, *Opts, Report);
     if (!Dev)
       return PreservedAnalyses::all();
     lowerPrintf(*Dev);
     lowerMathToLibdevice(*Dev);
-    if (!compileDeviceModule(*Dev, Kernels, *Opts, Report, Images))
+    std::vector<std::string> Names;
+    for (const KernelEntry &K : Kernels)
+      Names.push_back(K.Name);
+    // The device job runs while the host module is rewritten and optimised; the images
+    // are placeholders until KernplugFinishPass fills them in.
+    std::unique_ptr<DeviceJob> Job = DeviceJob::start(*Dev, std::move(Names), *Opts, Report);
+    if (!Job)
       return PreservedAnalyses::all();
+    Dev.reset();
     useReduceHostCopies(M, *Opts, Kernels);
     probeHostStacks(M, *Info);
-    rewriteHostModule(M, Kernels, Images, Info->MainFile);
+    rewriteHostModule(M, Kernels, Job->placeholders(), Info->MainFile);
+    Pending->ImageTable = M.getNamedGlobal("__kp_images");
+    Pending->Job = std::move(Job);
   }
   removeMarkerAnnotations(M);
   return PreservedAnalyses::none();

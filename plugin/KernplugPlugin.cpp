@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "../attributes/Attributes.h"
 #include "DeviceChecks.h"
+#include "DeviceJob.h"
 #include "DevicePass.h"
 #include "Options.h"
 #include "ThreadLoopVersioning.h"
@@ -67,11 +68,19 @@ public:
             D.Report(D.getCustomDiagID(DiagnosticsEngine::Remark, "kernplug: %0")) << Msg;
         }};
     std::shared_ptr<const PluginOptions> PassOpts = Opts;
+    auto Pending = std::make_shared<PendingDevice>();
     CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
-        [PassOpts, Info, Report](llvm::PassBuilder &PB) {
-          PB.registerPipelineStartEPCallback(
-              [PassOpts, Info, Report](llvm::ModulePassManager &MPM, llvm::OptimizationLevel) {
-                MPM.addPass(KernplugPass(PassOpts, Info, Report));
+        [PassOpts, Info, Report, Pending](llvm::PassBuilder &PB) {
+          PB.registerPipelineStartEPCallback([PassOpts, Info, Report, Pending](
+                                                 llvm::ModulePassManager &MPM,
+                                                 llvm::OptimizationLevel) {
+            MPM.addPass(KernplugPass(PassOpts, Info, Report, Pending));
+          });
+          // Every pipeline clang builds (-O0 to -O3, LTO and ThinLTO pre-link) has this
+          // point; the device job has run beside the host pipeline until here.
+          PB.registerOptimizerLastEPCallback(
+              [Report, Pending](llvm::ModulePassManager &MPM, llvm::OptimizationLevel) {
+                MPM.addPass(KernplugFinishPass(Pending, Report));
               });
           PB.registerVectorizerStartEPCallback(
               [](llvm::FunctionPassManager &FPM, llvm::OptimizationLevel) {

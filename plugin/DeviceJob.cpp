@@ -1,0 +1,103 @@
+//===- DeviceJob.cpp - device code generation beside the host's -*- C++ -*-===//
+#include "DeviceJob.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace kernplug {
+
+std::unique_ptr<DeviceJob> DeviceJob::start(const Module &Dev,
+                                            std::vector<std::string> KernelNames,
+                                            const PluginOptions &Opts,
+                                            const PassReporter &Report) {
+  std::string Bitcode;
+  {
+    raw_string_ostream OS(Bitcode);
+    WriteBitcodeToFile(Dev, OS);
+  }
+  std::unique_ptr<DeviceJob> Job(new DeviceJob());
+  Job->Placeholders = expectedImages(Opts);
+  Job->Thread = std::thread(&DeviceJob::run, Job.get(), std::move(Bitcode),
+                            Dev.getModuleIdentifier(), std::move(KernelNames), Opts);
+  return Job;
+}
+
+DeviceJob::~DeviceJob() {
+  if (Thread.joinable())
+    Thread.join();
+}
+
+void DeviceJob::run(std::string Bitcode, std::string Name,
+                    std::vector<std::string> KernelNames, PluginOptions Opts) {
+  PassReporter Collect{[this](const std::string &M) { Messages.push_back({true, M}); },
+                       [this](const std::string &M) { Messages.push_back({false, M}); }};
+  LLVMContext Ctx;
+  // Without a handler LLVM prints backend errors itself and exits; collect them instead.
+  Ctx.setDiagnosticHandlerCallBack(
+      [](const DiagnosticInfo *DI, void *Job) {
+        std::string Text;
+        raw_string_ostream OS(Text);
+        DiagnosticPrinterRawOStream DP(OS);
+        DI->print(DP);
+        bool IsError = DI->getSeverity() == DS_Error;
+        if (IsError || DI->getSeverity() == DS_Warning)
+          static_cast<DeviceJob *>(Job)->Messages.push_back(
+              {IsError, IsError ? "device code: " + OS.str() : "device code warning: " + OS.str()});
+      },
+      this);
+  Expected<std::unique_ptr<Module>> Dev =
+      parseBitcodeFile(MemoryBufferRef(Bitcode, Name), Ctx);
+  if (!Dev) {
+    Collect.Error("internal error: cannot read the device module back: " +
+                  toString(Dev.takeError()));
+    return;
+  }
+  OK = compileDeviceModule(**Dev, KernelNames, Opts, Collect, Images);
+  for (const Message &M : Messages)
+    OK = OK && !M.IsError;
+}
+
+bool DeviceJob::finish(const PassReporter &Report, std::vector<DeviceImage> &Out) {
+  if (Thread.joinable())
+    Thread.join();
+  for (const Message &M : Messages)
+    (M.IsError ? Report.Error : Report.Note)(M.Text);
+  if (!OK)
+    return false;
+  bool Match = Images.size() == Placeholders.size();
+  for (size_t I = 0; Match && I < Images.size(); ++I)
+    Match = Images[I].Kind == Placeholders[I].Kind && Images[I].SM == Placeholders[I].SM;
+  if (!Match) {
+    Report.Error("internal error: the device images do not match their placeholders");
+    return false;
+  }
+  Out = std::move(Images);
+  return true;
+}
+
+PreservedAnalyses KernplugFinishPass::run(Module &M, ModuleAnalysisManager &) {
+  if (!Pending->Job)
+    return PreservedAnalyses::all();
+  std::unique_ptr<DeviceJob> Job = std::move(Pending->Job);
+  std::vector<DeviceImage> Images;
+  if (!Job->finish(Report, Images))
+    return PreservedAnalyses::all(); // reported; clang discards the object
+  auto *Table = dyn_cast_or_null<GlobalVariable>(Pending->ImageTable);
+  if (!Table || Table->getParent() != &M) {
+    Report.Error("internal error: the device image table was lost in the host pipeline");
+    return PreservedAnalyses::all();
+  }
+  fillImageTable(*Table, Images);
+  return PreservedAnalyses::none();
+}
+
+} // namespace kernplug
