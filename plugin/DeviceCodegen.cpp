@@ -230,7 +230,7 @@ bool usesFastMath(const Module &Dev) {
 } // namespace
 
 std::vector<DeviceImage> expectedImages(const PluginOptions &Opts) {
-  std::vector<DeviceImage> Images = {{KP_IMAGE_PTX, Opts.Archs.front(), ""}};
+  std::vector<DeviceImage> Images = {{KP_IMAGE_PTX, Opts.PtxArch, ""}};
   if (!Opts.Ptxas.empty())
     for (unsigned SM : Opts.Archs)
       Images.push_back({KP_IMAGE_CUBIN, SM, ""});
@@ -270,7 +270,7 @@ bool compileDeviceModule(Module &Dev, const std::vector<std::string> &KernelName
   }
 
   std::set<std::string> Kernels(KernelNames.begin(), KernelNames.end());
-  std::string CPU = PluginOptions::archName(Opts.Archs.front());
+  std::string CPU = PluginOptions::archName(Opts.PtxArch);
   for (Function &F : Dev.functions()) {
     if (F.isDeclaration())
       continue;
@@ -315,7 +315,7 @@ bool compileDeviceModule(Module &Dev, const std::vector<std::string> &KernelName
   dropDebugLabels(PTX);
   if (Opts.SaveTemps)
     saveTemp(Opts, ".kp.ptx", PTX, Report);
-  Images.push_back({KP_IMAGE_PTX, Opts.Archs.front(), std::string(PTX.str()) + '\0'});
+  Images.push_back({KP_IMAGE_PTX, Opts.PtxArch, std::string(PTX.str()) + '\0'});
   Report.Note("PTX for " + CPU + ": " + std::to_string(PTX.size()) + " bytes, " +
               std::to_string(KernelNames.size()) + " kernel(s)");
 

@@ -14,6 +14,7 @@
 
 #include "llvm/IR/ValueHandle.h"
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <thread>
@@ -54,6 +55,8 @@ private:
   std::vector<Message> Messages;
   std::vector<DeviceImage> Images;
   bool OK = false;
+  std::chrono::steady_clock::time_point Started;
+  double RunMs = 0, CpuMs = 0;
   std::thread Thread;
 };
 

@@ -38,6 +38,11 @@ public:
         return false;
       }
     }
+    std::string Err;
+    if (!Opts->finishParsing(Err)) {
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "kernplug: %0")) << Err;
+      return false;
+    }
     return true;
   }
 

@@ -14,7 +14,11 @@ both the device pipeline and the host stubs are exercised. Every file is first c
 per configuration and must succeed (the plugin's output is checked to contain PTX) before
 anything is timed.
 
-  compile_time.py --build DIR [--clang clang-19] [--runs 5] [--sizes 0,1,5,20] [--keep DIR]
+With --compare DIR2 the plugin of a second build tree (e.g. the main branch's) is timed too, in
+the same rounds, so that before/after figures see the same load; its columns are marked "(base)".
+
+  compile_time.py --build DIR [--compare DIR2] [--clang clang-19] [--runs 5] [--sizes 0,1,5,20]
+                  [--keep DIR]
 """
 import argparse
 import os
@@ -120,23 +124,29 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--sizes", default="0,1,5,20")
     ap.add_argument("--keep", help="write the generated files here instead of a temp dir")
+    ap.add_argument("--compare", help="a second kernplug build tree, timed alongside")
     args = ap.parse_args()
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    plugin = os.path.join(os.path.abspath(args.build), "lib", "kernplug.so")
-    if not os.path.exists(plugin):
-        sys.exit(f"compile_time.py: {plugin} not found: build kernplug first")
+    plugins = [(os.path.join(os.path.abspath(b), "lib", "kernplug.so"), label)
+               for b, label in ((args.build, ""), (args.compare, " (base)")) if b]
+    for plugin, _ in plugins:
+        if not os.path.exists(plugin):
+            sys.exit(f"compile_time.py: {plugin} not found: build kernplug first")
+    plugin = plugins[0][0]
     if shutil.which(args.clang) is None:
         sys.exit(f"compile_time.py: {args.clang} not found")
     base = [args.clang, "-std=c17", "-O2", "-c", "-I", os.path.join(root, "include"),
             "-Wno-ignored-attributes", "-Wno-unknown-attributes"]
-    p = "-fplugin=" + plugin
-    configs = [
-        ("clang -O2", []),
-        ("+ plugin (default: PTX + 3 cubins)", [p]),
-        ("+ plugin, arch=sm_90 (PTX + 1 cubin)", [p, "-fplugin-arg-kernplug-arch=sm_90"]),
-        ("+ plugin, ptxas=none (PTX only)", [p, "-fplugin-arg-kernplug-ptxas=none"]),
-    ]
+    configs = [("clang -O2", [])]
+    for plugin_path, label in plugins:
+        p = "-fplugin=" + plugin_path
+        configs += [
+            ("+ plugin (default)" + label, [p]),
+            ("+ plugin, arch=sm_90 (PTX + 1 cubin)" + label,
+             [p, "-fplugin-arg-kernplug-arch=sm_90"]),
+            ("+ plugin, ptxas=none (PTX only)" + label, [p, "-fplugin-arg-kernplug-ptxas=none"]),
+        ]
     sizes = [int(s) for s in args.sizes.split(",")]
     work = args.keep or tempfile.mkdtemp(prefix="kp-compile-time-")
     os.makedirs(work, exist_ok=True)
