@@ -152,15 +152,19 @@ bool runPtxas(const PluginOptions &Opts, StringRef PTX, std::vector<DeviceImage>
   for (Run &R : Runs) {
     // Every process is waited for, also after a failure, so that none is left behind.
     int RC = -1;
+    std::optional<sys::ProcessStatistics> Stats;
     if (R.Process.Pid != sys::ProcessInfo::InvalidPid)
-      RC = sys::Wait(R.Process, std::nullopt, &R.ExecError).ReturnCode;
+      RC = sys::Wait(R.Process, std::nullopt, &R.ExecError, &Stats).ReturnCode;
     std::unique_ptr<MemoryBuffer> Cubin;
     if (RC == 0)
       if (auto Buf = MemoryBuffer::getFile(R.Cubin))
         Cubin = std::move(*Buf);
     if (Cubin) {
       Report.Note("cubin for " + PluginOptions::archName(R.SM) + ": " +
-                  std::to_string(Cubin->getBufferSize()) + " bytes");
+                  std::to_string(Cubin->getBufferSize()) + " bytes" +
+                  (Stats ? " (ptxas: " + std::to_string(Stats->TotalTime.count() / 1000) +
+                               " ms of CPU)"
+                         : ""));
       Images.push_back({KP_IMAGE_CUBIN, R.SM, Cubin->getBuffer().str()});
       continue;
     }

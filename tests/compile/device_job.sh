@@ -1,7 +1,8 @@
 #!/bin/sh
-# Errors from the device job (which runs beside the host pipeline) are clang errors with the
-# usual text, and a failed compile leaves no temporary file and no ptxas process behind.
-#   device_job_errors.sh <clang> <plugin> <include dir> <source>
+# The device job (which runs beside the host pipeline): its errors are clang errors with the
+# usual text, a failed compile leaves no temporary file and no ptxas process behind, and a
+# successful one reports under verbose what the job did and leaves nothing behind either.
+#   device_job.sh <clang> <plugin> <include dir> <source>
 set -u
 clang=$1 plugin=$2 include=$3 src=$4
 work=$(mktemp -d) || exit 1
@@ -53,5 +54,18 @@ if TMPDIR="$work/tmp" "$clang" -fplugin="$plugin" -I"$include" -O2 -c "$src" -o 
 fi
 grep -q "error: kernplug: cannot read the device runtime '$work/bad.bc'" "$work/err" ||
   fail "no device runtime error"
+[ -z "$(ls "$work/tmp")" ] || fail "temporary files left: $(ls "$work/tmp")"
+
+# Success, with the fake ptxas for sm_90 (it sleeps 1 s: the host pipeline waits for it).
+if ! TMPDIR="$work/tmp" KP_TEST_PIDS="$work/pids" "$clang" -fplugin="$plugin" -I"$include" \
+  -O2 -c "$src" -o "$work/t.o" -fplugin-arg-kernplug-ptxas="$work/ptxas" \
+  -fplugin-arg-kernplug-verbose 2> "$work/err"; then
+  fail "the compile with a working ptxas failed"
+fi
+grep -q "remark: kernplug: cubin for sm_90: 5 bytes (ptxas: [0-9]* ms of CPU)" "$work/err" ||
+  fail "no cubin remark"
+grep -q "remark: kernplug: device code: [0-9]* ms beside the host pipeline ([0-9]* ms of CPU on its thread, ptxas not counted); the host pipeline waited [0-9]* ms for it" "$work/err" ||
+  fail "no device job remark"
+grep -q "cubin" "$work/t.o" || fail "the fake cubin is not in the object"
 [ -z "$(ls "$work/tmp")" ] || fail "temporary files left: $(ls "$work/tmp")"
 echo "ok"
