@@ -12,6 +12,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
+#include <system_error>
 #include <ctime>
 
 using namespace llvm;
@@ -24,18 +25,22 @@ static double msSince(std::chrono::steady_clock::time_point T) {
 
 std::unique_ptr<DeviceJob> DeviceJob::start(const Module &Dev,
                                             std::vector<std::string> KernelNames,
-                                            const PluginOptions &Opts,
-                                            const PassReporter &Report) {
-  std::string Bitcode;
-  {
-    raw_string_ostream OS(Bitcode);
-    WriteBitcodeToFile(Dev, OS);
-  }
+                                            const PluginOptions &Opts) {
   std::unique_ptr<DeviceJob> Job(new DeviceJob());
   Job->Started = std::chrono::steady_clock::now();
+  {
+    raw_string_ostream OS(Job->Bitcode);
+    WriteBitcodeToFile(Dev, OS);
+  }
+  Job->ModuleName = Dev.getModuleIdentifier();
+  Job->KernelNames = std::move(KernelNames);
+  Job->Opts = Opts;
   Job->Placeholders = expectedImages(Opts);
-  Job->Thread = std::thread(&DeviceJob::run, Job.get(), std::move(Bitcode),
-                            Dev.getModuleIdentifier(), std::move(KernelNames), Opts);
+  try {
+    Job->Thread = std::thread([J = Job.get()] { J->run(); });
+  } catch (const std::system_error &) {
+    Job->run(); // no thread to be had: the same work, before the host pipeline instead
+  }
   return Job;
 }
 
@@ -44,8 +49,7 @@ DeviceJob::~DeviceJob() {
     Thread.join();
 }
 
-void DeviceJob::run(std::string Bitcode, std::string Name,
-                    std::vector<std::string> KernelNames, PluginOptions Opts) {
+void DeviceJob::run() {
   PassReporter Collect{[this](const std::string &M) { Messages.push_back({true, M}); },
                        [this](const std::string &M) { Messages.push_back({false, M}); }};
   LLVMContext Ctx;
@@ -63,7 +67,7 @@ void DeviceJob::run(std::string Bitcode, std::string Name,
       },
       this);
   Expected<std::unique_ptr<Module>> Dev =
-      parseBitcodeFile(MemoryBufferRef(Bitcode, Name), Ctx);
+      parseBitcodeFile(MemoryBufferRef(Bitcode, ModuleName), Ctx);
   if (!Dev) {
     Collect.Error("internal error: cannot read the device module back: " +
                   toString(Dev.takeError()));

@@ -25,10 +25,10 @@ namespace kernplug {
 class DeviceJob {
 public:
   /// Serialises Dev (on this thread: it belongs to the host's context) and
-  /// starts compiling it. Null after reporting an error.
+  /// starts compiling it.
   static std::unique_ptr<DeviceJob> start(const llvm::Module &Dev,
                                           std::vector<std::string> KernelNames,
-                                          const PluginOptions &Opts, const PassReporter &Report);
+                                          const PluginOptions &Opts);
   /// Joins; a job that was never finished leaves no thread, file or process.
   ~DeviceJob();
 
@@ -43,13 +43,16 @@ public:
 
 private:
   DeviceJob() = default;
-  void run(std::string Bitcode, std::string Name, std::vector<std::string> KernelNames,
-           PluginOptions Opts);
+  void run();
 
   struct Message {
     bool IsError;
     std::string Text;
   };
+  // The job's input, set before its thread starts.
+  std::string Bitcode, ModuleName;
+  std::vector<std::string> KernelNames;
+  PluginOptions Opts;
   std::vector<DeviceImage> Placeholders;
   // Written by the job's thread only, read after joining it.
   std::vector<Message> Messages;
@@ -62,6 +65,9 @@ private:
 
 /// The device job of the translation unit, from KernplugPass to KernplugFinishPass.
 struct PendingDevice {
+  /// Set when the pipeline was built with KernplugFinishPass in it; without it (a
+  /// pipeline with no OptimizerLast point) KernplugPass finishes the job itself.
+  bool FinishScheduled = false;
   std::unique_ptr<DeviceJob> Job;
   llvm::WeakTrackingVH ImageTable; // __kp_images, holding the placeholders
 };

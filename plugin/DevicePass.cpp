@@ -82,7 +82,7 @@ static void probeHostStacks(Module &M, const TranslationUnitInfo &Info) {
         Fn->addFnAttr("probe-stack", "inline-asm");
 }
 
-PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (Info->Functions.empty())
     return PreservedAnalyses::all(); // no annotations: exactly as without the plugin
 
@@ -116,15 +116,15 @@ PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &) {
       Names.push_back(K.Name);
     // The device job runs while the host module is rewritten and optimised; the images
     // are placeholders until KernplugFinishPass fills them in.
-    std::unique_ptr<DeviceJob> Job = DeviceJob::start(*Dev, std::move(Names), *Opts, Report);
-    if (!Job)
-      return PreservedAnalyses::all();
+    std::unique_ptr<DeviceJob> Job = DeviceJob::start(*Dev, std::move(Names), *Opts);
     Dev.reset();
     useReduceHostCopies(M, *Opts, Kernels);
     probeHostStacks(M, *Info);
     rewriteHostModule(M, Kernels, Job->placeholders(), Info->MainFile);
     Pending->ImageTable = M.getNamedGlobal("__kp_images");
     Pending->Job = std::move(Job);
+    if (!Pending->FinishScheduled)
+      KernplugFinishPass(Pending, Report).run(M, MAM);
   }
   removeMarkerAnnotations(M);
   return PreservedAnalyses::none();

@@ -85,6 +85,7 @@ public:
           // point; the device job has run beside the host pipeline until here.
           PB.registerOptimizerLastEPCallback(
               [Report, Pending](llvm::ModulePassManager &MPM, llvm::OptimizationLevel) {
+                Pending->FinishScheduled = true;
                 MPM.addPass(KernplugFinishPass(Pending, Report));
               });
           PB.registerVectorizerStartEPCallback(
