@@ -50,20 +50,26 @@ DeviceJob::~DeviceJob() {
 }
 
 void DeviceJob::run() {
-  PassReporter Collect{[this](const std::string &M) { Messages.push_back({true, M}); },
-                       [this](const std::string &M) { Messages.push_back({false, M}); }};
+  auto Add = [this](Message::Kind K) {
+    return [this, K](const std::string &M) { Messages.push_back({K, M}); };
+  };
+  PassReporter Collect{Add(Message::Error), Add(Message::Note), Add(Message::Warning)};
   LLVMContext Ctx;
   // Without a handler LLVM prints backend errors itself and exits; collect them instead.
+  // Optimisation remarks (-Rpass) are not asked for in this context.
   Ctx.setDiagnosticHandlerCallBack(
       [](const DiagnosticInfo *DI, void *Job) {
+        DiagnosticSeverity S = DI->getSeverity();
+        if (S != DS_Error && S != DS_Warning)
+          return;
         std::string Text;
         raw_string_ostream OS(Text);
         DiagnosticPrinterRawOStream DP(OS);
         DI->print(DP);
-        bool IsError = DI->getSeverity() == DS_Error;
-        if (IsError || DI->getSeverity() == DS_Warning)
-          static_cast<DeviceJob *>(Job)->Messages.push_back(
-              {IsError, IsError ? "device code: " + OS.str() : "device code warning: " + OS.str()});
+        StringRef Msg = StringRef(OS.str()).trim();
+        Msg.consume_front("<unknown>:0:0: "); // no location: the device module has no sources
+        static_cast<DeviceJob *>(Job)->Messages.push_back(
+            {S == DS_Error ? Message::Error : Message::Warning, "device code: " + Msg.str()});
       },
       this);
   Expected<std::unique_ptr<Module>> Dev =
@@ -75,7 +81,7 @@ void DeviceJob::run() {
   }
   OK = compileDeviceModule(**Dev, KernelNames, Opts, Collect, Images);
   for (const Message &M : Messages)
-    OK = OK && !M.IsError;
+    OK = OK && M.TheKind != Message::Error;
   RunMs = msSince(Started);
   timespec CPU{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &CPU);
@@ -87,7 +93,9 @@ bool DeviceJob::finish(const PassReporter &Report, std::vector<DeviceImage> &Out
   if (Thread.joinable())
     Thread.join();
   for (const Message &M : Messages)
-    (M.IsError ? Report.Error : Report.Note)(M.Text);
+    (M.TheKind == Message::Error     ? Report.Error
+     : M.TheKind == Message::Warning ? Report.Warning
+                                     : Report.Note)(M.Text);
   // What overlapping saves, for `verbose`: the job's time against the host's wait for it.
   char Timing[160];
   snprintf(Timing, sizeof Timing,

@@ -46,7 +46,7 @@ private:
   void run();
 
   struct Message {
-    bool IsError;
+    enum Kind { Error, Warning, Note } TheKind;
     std::string Text;
   };
   // The job's input, set before its thread starts.

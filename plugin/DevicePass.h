@@ -34,6 +34,7 @@ namespace kernplug {
 struct PassReporter {
   std::function<void(const std::string &)> Error;
   std::function<void(const std::string &)> Note;
+  std::function<void(const std::string &)> Warning; // LLVM's warnings about device code
 };
 
 /// One IR-level kernel parameter, as the runtime sees it (kp_param_desc).

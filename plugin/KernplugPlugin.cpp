@@ -71,6 +71,13 @@ public:
         [&D, Verbose](const std::string &Msg) {
           if (Verbose)
             D.Report(D.getCustomDiagID(DiagnosticsEngine::Remark, "kernplug: %0")) << Msg;
+        },
+        [&D](const std::string &Msg) {
+          // A custom warning has no group, so -Werror would not reach it by itself.
+          D.Report(D.getCustomDiagID(D.getWarningsAsErrors() ? DiagnosticsEngine::Error
+                                                             : DiagnosticsEngine::Warning,
+                                     "kernplug: %0"))
+              << Msg;
         }};
     std::shared_ptr<const PluginOptions> PassOpts = Opts;
     auto Pending = std::make_shared<PendingDevice>();
