@@ -1,6 +1,7 @@
 //===- DeviceJob.cpp - device code generation beside the host's -*- C++ -*-===//
 #include "DeviceJob.h"
 
+#include "clang/Basic/Stack.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -12,10 +13,10 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
-#include <system_error>
 #include <ctime>
 
 using namespace llvm;
+using clang::DesiredStackSize;
 
 namespace kernplug {
 
@@ -36,11 +37,10 @@ std::unique_ptr<DeviceJob> DeviceJob::start(const Module &Dev,
   Job->KernelNames = std::move(KernelNames);
   Job->Opts = Opts;
   Job->Placeholders = expectedImages(Opts);
-  try {
-    Job->Thread = std::thread([J = Job.get()] { J->run(); });
-  } catch (const std::system_error &) {
-    Job->run(); // no thread to be had: the same work, before the host pipeline instead
-  }
+  // The stack clang gives its own thread: NVPTX code generation recurses as deep as the host's,
+  // and a default thread stack is 2 MiB under `ulimit -s unlimited`.
+  Job->Thread =
+      llvm::thread(std::optional<unsigned>(DesiredStackSize), [J = Job.get()] { J->run(); });
   return Job;
 }
 

@@ -13,11 +13,11 @@
 #include "DevicePass.h"
 
 #include "llvm/IR/ValueHandle.h"
+#include "llvm/Support/thread.h"
 
 #include <chrono>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace kernplug {
@@ -60,7 +60,7 @@ private:
   bool OK = false;
   std::chrono::steady_clock::time_point Started;
   double RunMs = 0, CpuMs = 0;
-  std::thread Thread;
+  llvm::thread Thread;
 };
 
 /// The device job of the translation unit, from KernplugPass to KernplugFinishPass.
