@@ -152,15 +152,19 @@ bool runPtxas(const PluginOptions &Opts, StringRef PTX, std::vector<DeviceImage>
   for (Run &R : Runs) {
     // Every process is waited for, also after a failure, so that none is left behind.
     int RC = -1;
+    std::optional<sys::ProcessStatistics> Stats;
     if (R.Process.Pid != sys::ProcessInfo::InvalidPid)
-      RC = sys::Wait(R.Process, std::nullopt, &R.ExecError).ReturnCode;
+      RC = sys::Wait(R.Process, std::nullopt, &R.ExecError, &Stats).ReturnCode;
     std::unique_ptr<MemoryBuffer> Cubin;
     if (RC == 0)
       if (auto Buf = MemoryBuffer::getFile(R.Cubin))
         Cubin = std::move(*Buf);
     if (Cubin) {
       Report.Note("cubin for " + PluginOptions::archName(R.SM) + ": " +
-                  std::to_string(Cubin->getBufferSize()) + " bytes");
+                  std::to_string(Cubin->getBufferSize()) + " bytes" +
+                  (Stats ? " (ptxas: " + std::to_string(Stats->TotalTime.count() / 1000) +
+                               " ms of CPU)"
+                         : ""));
       Images.push_back({KP_IMAGE_CUBIN, R.SM, Cubin->getBuffer().str()});
       continue;
     }
@@ -229,7 +233,15 @@ bool usesFastMath(const Module &Dev) {
 
 } // namespace
 
-bool compileDeviceModule(Module &Dev, const std::vector<KernelEntry> &Kernels,
+std::vector<DeviceImage> expectedImages(const PluginOptions &Opts) {
+  std::vector<DeviceImage> Images = {{KP_IMAGE_PTX, Opts.PtxArch, ""}};
+  if (!Opts.Ptxas.empty())
+    for (unsigned SM : Opts.Archs)
+      Images.push_back({KP_IMAGE_CUBIN, SM, ""});
+  return Images;
+}
+
+bool compileDeviceModule(Module &Dev, const std::vector<std::string> &KernelNames,
                          const PluginOptions &Opts, const PassReporter &Report,
                          std::vector<DeviceImage> &Images) {
   std::string Err;
@@ -261,14 +273,12 @@ bool compileDeviceModule(Module &Dev, const std::vector<KernelEntry> &Kernels,
     answerPrecSqrt(Dev, FastMath);
   }
 
-  std::set<std::string> KernelNames;
-  for (const KernelEntry &K : Kernels)
-    KernelNames.insert(K.Name);
-  std::string CPU = PluginOptions::archName(Opts.Archs.front());
+  std::set<std::string> Kernels(KernelNames.begin(), KernelNames.end());
+  std::string CPU = PluginOptions::archName(Opts.PtxArch);
   for (Function &F : Dev.functions()) {
     if (F.isDeclaration())
       continue;
-    if (!KernelNames.count(F.getName().str()))
+    if (!Kernels.count(F.getName().str()))
       F.setLinkage(GlobalValue::InternalLinkage);
     F.removeFnAttr("target-features");
     F.addFnAttr("target-cpu", CPU);
@@ -309,9 +319,9 @@ bool compileDeviceModule(Module &Dev, const std::vector<KernelEntry> &Kernels,
   dropDebugLabels(PTX);
   if (Opts.SaveTemps)
     saveTemp(Opts, ".kp.ptx", PTX, Report);
-  Images.push_back({KP_IMAGE_PTX, Opts.Archs.front(), std::string(PTX.str()) + '\0'});
+  Images.push_back({KP_IMAGE_PTX, Opts.PtxArch, std::string(PTX.str()) + '\0'});
   Report.Note("PTX for " + CPU + ": " + std::to_string(PTX.size()) + " bytes, " +
-              std::to_string(Kernels.size()) + " kernel(s)");
+              std::to_string(KernelNames.size()) + " kernel(s)");
 
   if (Opts.Ptxas.empty()) {
     Report.Note("no ptxas: embedding PTX only (the driver JIT-compiles it at first launch)");

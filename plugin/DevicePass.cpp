@@ -1,5 +1,6 @@
 //===- DevicePass.cpp - the module pass that separates device code -*- C++ -*-===//
 #include "DevicePass.h"
+#include "DeviceJob.h"
 
 #include "../attributes/Attributes.h"
 
@@ -81,7 +82,7 @@ static void probeHostStacks(Module &M, const TranslationUnitInfo &Info) {
         Fn->addFnAttr("probe-stack", "inline-asm");
 }
 
-PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (Info->Functions.empty())
     return PreservedAnalyses::all(); // no annotations: exactly as without the plugin
 
@@ -104,18 +105,26 @@ PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &) {
   addGuvectorizeKernels(M, *Info, Kernels, Report);
   addReduceKernels(M, *Info, *Opts, Kernels, Report);
 
-  std::vector<DeviceImage> Images;
   if (!Kernels.empty()) {
     std::unique_ptr<Module> Dev = buildDeviceModule(M, Kernels, *Opts, Report);
     if (!Dev)
       return PreservedAnalyses::all();
     lowerPrintf(*Dev);
     lowerMathToLibdevice(*Dev);
-    if (!compileDeviceModule(*Dev, Kernels, *Opts, Report, Images))
-      return PreservedAnalyses::all();
+    std::vector<std::string> Names;
+    for (const KernelEntry &K : Kernels)
+      Names.push_back(K.Name);
+    // The device job runs while the host module is rewritten and optimised; the images
+    // are placeholders until KernplugFinishPass fills them in.
+    std::unique_ptr<DeviceJob> Job = DeviceJob::start(*Dev, std::move(Names), *Opts);
+    Dev.reset();
     useReduceHostCopies(M, *Opts, Kernels);
     probeHostStacks(M, *Info);
-    rewriteHostModule(M, Kernels, Images, Info->MainFile, *Opts, Report);
+    rewriteHostModule(M, Kernels, Job->placeholders(), Info->MainFile, *Opts, Report);
+    Pending->ImageTable = M.getNamedGlobal("__kp_images");
+    Pending->Job = std::move(Job);
+    if (!Pending->FinishScheduled)
+      KernplugFinishPass(Pending, Report).run(M, MAM);
   }
   removeMarkerAnnotations(M);
   return PreservedAnalyses::none();

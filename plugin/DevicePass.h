@@ -2,7 +2,8 @@
 //
 // Runs at the start of the LLVM pipeline on the host module (at every -O
 // level). It clones the device closure of the kernels into an NVPTX module,
-// compiles that to PTX (and cubins), then rewrites the host module: each
+// starts compiling that to PTX (and cubins) on a second thread (DeviceJob.h),
+// then rewrites the host module: each
 // kernel becomes a launch stub, its body moves behind a void** trampoline for
 // the CPU backend, and a descriptor table is registered from a constructor.
 //
@@ -33,6 +34,7 @@ namespace kernplug {
 struct PassReporter {
   std::function<void(const std::string &)> Error;
   std::function<void(const std::string &)> Note;
+  std::function<void(const std::string &)> Warning; // LLVM's warnings about device code
 };
 
 /// One IR-level kernel parameter, as the runtime sees it (kp_param_desc).
@@ -64,11 +66,15 @@ struct DeviceImage {
   std::string Bytes;
 };
 
+struct PendingDevice;
+
 class KernplugPass : public llvm::PassInfoMixin<KernplugPass> {
 public:
   KernplugPass(std::shared_ptr<const PluginOptions> Opts,
-               std::shared_ptr<const TranslationUnitInfo> Info, PassReporter Report)
-      : Opts(std::move(Opts)), Info(std::move(Info)), Report(std::move(Report)) {}
+               std::shared_ptr<const TranslationUnitInfo> Info, PassReporter Report,
+               std::shared_ptr<PendingDevice> Pending)
+      : Opts(std::move(Opts)), Info(std::move(Info)), Report(std::move(Report)),
+        Pending(std::move(Pending)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 
@@ -76,6 +82,7 @@ private:
   std::shared_ptr<const PluginOptions> Opts;
   std::shared_ptr<const TranslationUnitInfo> Info;
   PassReporter Report;
+  std::shared_ptr<PendingDevice> Pending; // the device job, for KernplugFinishPass
 };
 
 // The steps, each in its own file.
@@ -117,9 +124,12 @@ void lowerMathToLibdevice(llvm::Module &Dev);
 
 /// DeviceCodegen.cpp: links the device runtime and libdevice, optimises, and
 /// emits PTX plus a cubin per arch. Returns false after reporting an error.
-bool compileDeviceModule(llvm::Module &Dev, const std::vector<KernelEntry> &Kernels,
+/// Touches nothing but Dev's context: DeviceJob runs it on its own thread.
+bool compileDeviceModule(llvm::Module &Dev, const std::vector<std::string> &KernelNames,
                          const PluginOptions &Opts, const PassReporter &Report,
                          std::vector<DeviceImage> &Images);
+/// The images compileDeviceModule makes for Opts, in its order, without bytes.
+std::vector<DeviceImage> expectedImages(const PluginOptions &Opts);
 
 /// HostSide.cpp: stubs, trampolines, descriptors and the registration
 /// constructor; shared arrays become thread-local for the CPU backend.

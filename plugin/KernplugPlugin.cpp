@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "../attributes/Attributes.h"
 #include "DeviceChecks.h"
+#include "DeviceJob.h"
 #include "DevicePass.h"
 #include "Options.h"
 #include "ThreadLoopVersioning.h"
@@ -37,6 +38,11 @@ public:
         return false;
       }
     }
+    std::string Err;
+    if (!Opts->finishParsing(Err)) {
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "kernplug: %0")) << Err;
+      return false;
+    }
     return true;
   }
 
@@ -65,13 +71,29 @@ public:
         [&D, Verbose](const std::string &Msg) {
           if (Verbose)
             D.Report(D.getCustomDiagID(DiagnosticsEngine::Remark, "kernplug: %0")) << Msg;
+        },
+        [&D](const std::string &Msg) {
+          // A custom warning has no group, so -Werror would not reach it by itself.
+          D.Report(D.getCustomDiagID(D.getWarningsAsErrors() ? DiagnosticsEngine::Error
+                                                             : DiagnosticsEngine::Warning,
+                                     "kernplug: %0"))
+              << Msg;
         }};
     std::shared_ptr<const PluginOptions> PassOpts = Opts;
+    auto Pending = std::make_shared<PendingDevice>();
     CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
-        [PassOpts, Info, Report](llvm::PassBuilder &PB) {
-          PB.registerPipelineStartEPCallback(
-              [PassOpts, Info, Report](llvm::ModulePassManager &MPM, llvm::OptimizationLevel) {
-                MPM.addPass(KernplugPass(PassOpts, Info, Report));
+        [PassOpts, Info, Report, Pending](llvm::PassBuilder &PB) {
+          PB.registerPipelineStartEPCallback([PassOpts, Info, Report, Pending](
+                                                 llvm::ModulePassManager &MPM,
+                                                 llvm::OptimizationLevel) {
+            MPM.addPass(KernplugPass(PassOpts, Info, Report, Pending));
+          });
+          // Every pipeline clang builds (-O0 to -O3, LTO and ThinLTO pre-link) has this
+          // point; the device job has run beside the host pipeline until here.
+          PB.registerOptimizerLastEPCallback(
+              [Report, Pending](llvm::ModulePassManager &MPM, llvm::OptimizationLevel) {
+                Pending->FinishScheduled = true;
+                MPM.addPass(KernplugFinishPass(Pending, Report));
               });
           PB.registerVectorizerStartEPCallback(
               [](llvm::FunctionPassManager &FPM, llvm::OptimizationLevel) {

@@ -21,7 +21,7 @@ const std::vector<unsigned> &PluginOptions::supportedArchs() {
 std::string PluginOptions::archName(unsigned SM) { return "sm_" + std::to_string(SM); }
 
 static bool parseArchList(llvm::StringRef Value, std::vector<unsigned> &Out,
-                          std::string &Error) {
+                          std::string &Error, const char *Option) {
   llvm::SmallVector<llvm::StringRef, 4> Parts;
   Value.split(Parts, ',', -1, false);
   std::vector<unsigned> Archs;
@@ -32,8 +32,8 @@ static bool parseArchList(llvm::StringRef Value, std::vector<unsigned> &Out,
     const auto &Known = PluginOptions::supportedArchs();
     if (!P.consume_front("sm_") || P.getAsInteger(10, SM) ||
         std::find(Known.begin(), Known.end(), SM) == Known.end()) {
-      Error = "unsupported arch '" + Token.str() +
-              "' in arch=" + Value.str() + " (supported:";
+      Error = "unsupported arch '" + Token.str() + "' in " + Option + Value.str() +
+              " (supported:";
       for (unsigned K : Known)
         Error += " " + PluginOptions::archName(K);
       Error += ")";
@@ -42,7 +42,7 @@ static bool parseArchList(llvm::StringRef Value, std::vector<unsigned> &Out,
     Archs.push_back(SM);
   }
   if (Archs.empty()) {
-    Error = "arch= needs at least one architecture, e.g. arch=sm_75,sm_90";
+    Error = std::string(Option) + " needs an architecture, e.g. " + Option + "sm_90";
     return false;
   }
   std::sort(Archs.begin(), Archs.end());
@@ -68,8 +68,22 @@ bool PluginOptions::parse(const std::string &Arg, std::string &Error) {
             Value.str() + "')";
     return false;
   };
-  if (Name == "arch")
-    return parseArchList(Value, Archs, Error);
+  if (Name == "arch") {
+    ArchGiven = true;
+    return parseArchList(Value, Archs, Error, "arch=");
+  }
+  if (Name == "ptx-arch") {
+    std::vector<unsigned> One;
+    if (!parseArchList(Value, One, Error, "ptx-arch="))
+      return false;
+    if (One.size() != 1) {
+      Error = "ptx-arch= takes one architecture (got '" + Value.str() + "')";
+      return false;
+    }
+    PtxArchGiven = true;
+    PtxArch = One.front();
+    return true;
+  }
   if (Name == "save-temps")
     return Flag(SaveTemps);
   if (Name == "verbose")
@@ -107,9 +121,21 @@ bool PluginOptions::parse(const std::string &Arg, std::string &Error) {
     return true;
   }
   Error = "unknown option '" + Name.str() +
-          "' (known: arch, save-temps, verbose, device-opt, libdevice, ptxas, device-runtime, "
-          "reduce-runtime, reduce-fibers, cpu-barriers)";
+          "' (known: arch, ptx-arch, save-temps, verbose, device-opt, libdevice, ptxas, "
+          "device-runtime, reduce-runtime, reduce-fibers, cpu-barriers)";
   return false;
+}
+
+bool PluginOptions::finishParsing(std::string &Error) {
+  if (!PtxArchGiven && ArchGiven)
+    PtxArch = Archs.front(); // arch= alone: PTX for the lowest listed, as before ptx-arch=
+  if (PtxArch > Archs.front()) {
+    Error = "ptx-arch=" + archName(PtxArch) + " is newer than " + archName(Archs.front()) +
+            " in arch=: the cubins are assembled from the PTX, so ptx-arch= must not be "
+            "above any arch=";
+    return false;
+  }
+  return true;
 }
 
 /// The directory this plugin was loaded from.

@@ -8,8 +8,13 @@
 namespace kernplug {
 
 struct PluginOptions {
-  /// SM numbers, ascending: PTX is generated for the first, a cubin for each.
-  std::vector<unsigned> Archs = {75, 80, 90};
+  /// SM numbers, ascending: a cubin for each (when ptxas is available).
+  std::vector<unsigned> Archs = {90};
+  /// The SM the PTX is generated for; not above Archs.front(), since the cubins are
+  /// assembled from it. By default the oldest supported (any newer GPU JIT-compiles it), or
+  /// the first of arch= when only that is given.
+  unsigned PtxArch = 75;
+  bool ArchGiven = false, PtxArchGiven = false;
   bool SaveTemps = false;
   bool Verbose = false;
   unsigned DeviceOptLevel = 3;
@@ -25,6 +30,8 @@ struct PluginOptions {
 
   /// Parses one plugin argument; on failure returns false and sets Error.
   bool parse(const std::string &Arg, std::string &Error);
+  /// After the last parse: settles PtxArch and checks it against Archs.
+  bool finishParsing(std::string &Error);
   /// Fills the paths not given explicitly from the build configuration and
   /// the environment.
   void resolvePaths();

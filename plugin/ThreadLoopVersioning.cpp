@@ -26,8 +26,10 @@
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -214,6 +216,22 @@ void versionLoop(Loop &L, BasicBlock *CheckBB, Value *Check, ValueToValueMapTy &
   dropMarker(*Fast);
 }
 
+/// Whether L calls a function with no vector version (expf without -fveclib): the
+/// vectoriser leaves such a loop alone with or without its guards, so a guard-free copy
+/// would only be more code to compile. Intrinsics count as vectorisable.
+bool hasScalarOnlyCall(const Loop &L, const TargetLibraryInfo &TLI) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      auto *Call = dyn_cast<CallInst>(&I);
+      if (!Call || isa<IntrinsicInst>(Call) || Call->hasFnAttr("vector-function-abi-variant"))
+        continue;
+      Function *Callee = Call->getCalledFunction();
+      if (!Callee || !TLI.isFunctionVectorizable(Callee->getName()))
+        return true;
+    }
+  return false;
+}
+
 /// Instructions of L in the blocks From dominates: the work behind one side of a branch.
 unsigned sideWeight(const Loop &L, const DominatorTree &DT, BasicBlock *From) {
   unsigned N = 0;
@@ -232,6 +250,8 @@ Loop *markedLoop(LoopInfo &LI) {
 }
 
 bool versionThreadLoop(Function &F, Loop *L, LoopInfo &LI, FunctionAnalysisManager &FAM) {
+  if (hasScalarOnlyCall(*L, FAM.getResult<TargetLibraryAnalysis>(F)))
+    return false;
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   // SimplifyCFG may have folded the preheader away since the last LoopSimplify.

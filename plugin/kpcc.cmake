@@ -59,7 +59,7 @@ if(BUILD_TESTING)
     "-fplugin=${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/${KPCC_PLUGIN_NAME}"
     "-lkernplug_rt"
     "-fplugin-arg-kernplug-<name>=<value>"
-    "arch=sm_75,sm_90" "save-temps" "verbose" "device-opt=0\\.\\.3" "libdevice=<path>"
+    "arch=sm_80,sm_90" "ptx-arch=sm_75" "save-temps" "verbose" "device-opt=0\\.\\.3" "libdevice=<path>"
     -- ${KPCC_BUILD_TREE} --help)
   add_test(NAME kpcc.show_compile COMMAND ${kpcc_expect}
     "-fplugin=.*${KPCC_PLUGIN_NAME} -I.*/include -O2 -c a b\\.c -o a b\\.o$"
