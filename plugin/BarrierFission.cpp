@@ -97,6 +97,13 @@ struct Storage {
   bool Uniform;     // the same in every thread: read once, from thread 0's element
 };
 
+/// The distance between two threads' elements of S: its size rounded up to its
+/// alignment, so that every thread's copy is as aligned as the code assumes
+/// (an over-aligned local array, or one of 16 bytes or more on x86-64).
+uint64_t threadStride(const AllocaInst *Slot, const DataLayout &DL) {
+  return alignTo(*Slot->getAllocationSize(DL), Slot->getAlign());
+}
+
 class Fission {
 public:
   Fission(Function &F) : F(F), Idx(F.getArg(F.arg_size() - 1)) {}
@@ -330,7 +337,7 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
   for (Instruction &I : F.getEntryBlock())
     if (auto *AI = dyn_cast<AllocaInst>(&I)) {
       Storages.push_back({AI, false}); // a local array: each thread has its own
-      PerThreadBytes += *AI->getAllocationSize(DL);
+      PerThreadBytes += threadStride(AI, DL);
     }
   auto LiveValues = [&] {
     SmallVector<std::pair<Instruction *, SmallVector<unsigned, 4>>, 16> Live;
@@ -364,7 +371,7 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
     bool Uniform = !Div.isDivergent(V);
     AllocaInst *Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".saved");
     Storages.push_back({Slot, Uniform});
-    PerThreadBytes += DL.getTypeAllocSize(V->getType()); // uniform ones too: one per thread
+    PerThreadBytes += threadStride(Slot, DL); // uniform ones too: one per thread
     SSAUpdater SSA;
     SSA.Initialize(V->getType(), V->getName());
     SSA.AddAvailableValue(V->getParent(), V);
@@ -525,10 +532,14 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
   Value *Threads = B.CreateZExt(B.CreateMul(Fr.Ntid[0], B.CreateMul(Fr.Ntid[1], Fr.Ntid[2])),
                                 B.getInt64Ty(), "kp.threads");
   DenseMap<AllocaInst *, AllocaInst *> Home;
+  const DataLayout &DL = F.getDataLayout();
   for (Storage &S : Storages) {
     Type *Ty = S.Slot->getAllocatedType();
     if (S.Slot->isArrayAllocation())
       Ty = ArrayType::get(Ty, cast<ConstantInt>(S.Slot->getArraySize())->getZExtValue());
+    // Padded as bytes where the alignment asks for more; the slot's users take a pointer.
+    if (uint64_t Stride = threadStride(S.Slot, DL); Stride != DL.getTypeAllocSize(Ty))
+      Ty = ArrayType::get(B.getInt8Ty(), Stride);
     AllocaInst *A = B.CreateAlloca(Ty, Threads, S.Slot->getName() + ".threads");
     A->setAlignment(std::max(S.Slot->getAlign(), Align(16)));
     Home[S.Slot] = A;

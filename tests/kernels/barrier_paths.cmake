@@ -2,7 +2,8 @@
 # every thread of a block reaches them (BarrierFission.cpp), else as fibers. The programs
 # whose kernels the split takes are built a second time with cpu-barriers=fibers, so that
 # both paths stay tested: kernel.<name> (split) and kernel.<name>.fibers.
-foreach(prog barriers shared_static shared_dynamic barrier_split fiber_errors_expect)
+foreach(prog barriers shared_static shared_dynamic barrier_split barrier_split_adversarial
+             fiber_errors_expect)
   kernplug_add_program(kt_${prog}_fibers ${prog}.c)
   target_compile_options(kt_${prog}_fibers PRIVATE -fplugin-arg-kernplug-cpu-barriers=fibers)
   target_include_directories(kt_${prog}_fibers PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
