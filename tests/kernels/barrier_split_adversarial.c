@@ -311,7 +311,7 @@ __attribute__((kernel)) void blocks_3d(int *out) {
   out[GID] = cube[(mz * Y + my) * X + mx] + (int)(blockIdx.x * 1000000);
 }
 
-// REMARK-DAG: kernel 'loaded_count': barriers kept on fibers on the CPU: syncthreads(){{.*}} under a branch
+// REMARK-DAG: kernel 'loaded_count': barriers kept on fibers{{.*}}: syncthreads(){{.*}} under a branch
 /* A trip count loaded from memory: not provably the same in every thread (another thread
  * could have written it), so fibers. */
 __attribute__((kernel)) void loaded_count(const int *counts, int *out) {
