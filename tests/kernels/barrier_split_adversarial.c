@@ -3,7 +3,8 @@
  * loops (uniform trip counts from arguments, blockIdx, blockDim; nested; a grid-stride loop),
  * uniform break/continue/return/switch, barriers in a device function called in a loop, local
  * arrays and structs (over-aligned too), dynamic shared memory with atomics, 64-bit and double
- * values, 3D blocks, state near the split's per-thread limit at 1024 threads. Built twice like
+ * values, 3D blocks, state near the split's per-thread limit at 1024 threads, vectors, a
+ * by-value struct, barriers first, last and back to back. Built twice like
  * barrier_split.c (split and cpu-barriers=fibers); tests/compile checks which kernels split
  * (the REMARK lines, compile.remark.barrier_split_adversarial). */
 #include <math.h>
@@ -311,7 +312,7 @@ __attribute__((kernel)) void blocks_3d(int *out) {
   out[GID] = cube[(mz * Y + my) * X + mx] + (int)(blockIdx.x * 1000000);
 }
 
-// REMARK-DAG: kernel 'loaded_count': barriers kept on fibers{{.*}}: syncthreads(){{.*}} under a branch
+// REMARK-DAG: kernel 'loaded_count': barriers kept on fibers{{.*}}: syncthreads(){{.*}} under a
 /* A trip count loaded from memory: not provably the same in every thread (another thread
  * could have written it), so fibers. */
 __attribute__((kernel)) void loaded_count(const int *counts, int *out) {
@@ -406,6 +407,115 @@ __attribute__((kernel)) void near_limit(int *out, int k) {
   long long s = (long long)t * 3;
   syncthreads();
   out[GID] = loc[(t + (unsigned)k) % 56] + (int)s;
+}
+
+typedef float float4v __attribute__((ext_vector_type(4)));
+struct cfg {
+  int a;
+  double b;
+  char name[12];
+};
+
+/* A device function with barriers after a uniform early return. */
+__attribute__((device)) int early(int v, int stop) {
+  static __attribute__((shared)) int s[MAX_T];
+  unsigned t = threadIdx.x;
+  if (stop) return v;
+  s[t] = v;
+  syncthreads();
+  v = s[(t + 1) % blockDim.x];
+  syncthreads();
+  return v;
+}
+
+// REMARK-DAG: kernel 'mixed_state': barriers split into 5 regions
+/* A by-value struct argument, a vector, a bool array, a double array, a goto loop. */
+__attribute__((kernel)) void mixed_state(int *out, struct cfg c, int stop) {
+  static __attribute__((shared)) int s[MAX_T];
+  unsigned t = threadIdx.x, n = blockDim.x;
+  long gid = (long)blockIdx.x * (long)blockDim.x + (long)t;
+  float4v vec = {(float)t, (float)t * 2, 3.0f, (float)c.a};
+  double third = (double)t / 3.0;
+  _Bool flags[7];
+  for (int i = 0; i < 7; i++) flags[i] = (t >> i) & 1;
+  double arr[16];
+  for (int i = 0; i < 16; i++) arr[i] = t * 0.5 + i;
+  int v = early((int)t, stop);
+  int k = 0;
+again:
+  s[t] = v + k;
+  syncthreads();
+  v = s[(t + 2) % n];
+  syncthreads();
+  if (++k < 3) goto again;
+  out[gid] = v + (int)(vec.y + vec.w) + (int)(third * 3.0 + 0.5) + flags[(t + 1) % 7] * 1000 +
+             (int)arr[(t + (unsigned)c.a) % 16] + c.name[t % 12] + (int)c.b;
+}
+
+static void check_mixed_state(void) {
+  unsigned n = 96, blocks = 3;
+  int *d = device_array(int, n * blocks), *h = malloc(n * blocks * sizeof *h);
+  struct cfg c = {5, 7.5, "hello world"};
+  for (int stop = 0; stop < 2; stop++) {
+    launch(mixed_state, blocks, n)(d, c, stop);
+    copy_to_host(h, d, n * blocks);
+    for (unsigned b = 0; b < blocks; b++)
+      for (unsigned t = 0; t < n; t++) {
+        int v = (int)((t + (stop ? 6 : 7)) % n) + 3; /* three rounds of +2, adding 0, 1, 2 */
+        int expect = v + (int)((float)t * 2 + 5.0f) + (int)((double)t / 3.0 * 3.0 + 0.5) +
+                     (int)((t >> ((t + 1) % 7)) & 1) * 1000 + (int)(t * 0.5 + (t + 5) % 16) +
+                     "hello world"[t % 12] + 7;
+        KT_CHECK(h[b * n + t] == expect, "mixed_state stop %d: out[%u] = %d, expected %d", stop,
+                 b * n + t, h[b * n + t], expect);
+      }
+  }
+  kp_free(d), free(h);
+}
+
+// REMARK-DAG: kernel 'edge_barriers': barriers split into 7 regions
+/* Barriers first, last and back to back; a continue that differs between blocks; laneid,
+ * gridDim and a division by blockDim live across barriers. */
+__attribute__((kernel)) void edge_barriers(int *out, int rounds) {
+  static __attribute__((shared)) int s[MAX_T];
+  syncthreads();
+  syncthreads();
+  unsigned t = threadIdx.x + blockDim.x * threadIdx.y, n = blockDim.x * blockDim.y;
+  unsigned lane = (unsigned)laneid();
+  unsigned q = t / blockDim.x, g = gridDim.x * 7 + blockIdx.x;
+  int v = (int)t;
+  for (int r = 0; r < rounds; r++) {
+    if ((unsigned)r % (blockIdx.x + 1) == 1) continue;
+    s[t] = v;
+    syncthreads();
+    syncthreads();
+    v = s[(t + 1) % n] + (int)q;
+    syncthreads();
+  }
+  out[blockIdx.x * n + t] = v * 100 + (int)lane + (int)g * 10000;
+  syncthreads();
+}
+
+static void check_edge_barriers(void) {
+  unsigned bx = 8, by = 6, n = bx * by, blocks = 4;
+  int rounds = 5;
+  int *d = device_array(int, n * blocks), *h = malloc(n * blocks * sizeof *h);
+  int *v = malloc(n * sizeof *v), *w = malloc(n * sizeof *w);
+  launch(edge_barriers, blocks, dim3(bx, by))(d, rounds);
+  copy_to_host(h, d, n * blocks);
+  for (unsigned b = 0; b < blocks; b++) {
+    for (unsigned t = 0; t < n; t++) v[t] = (int)t;
+    for (int r = 0; r < rounds; r++) {
+      if ((unsigned)r % (b + 1) == 1) continue;
+      for (unsigned t = 0; t < n; t++) w[t] = v[(t + 1) % n] + (int)(t / bx);
+      memcpy(v, w, n * sizeof *v);
+    }
+    for (unsigned t = 0; t < n; t++) {
+      int e = v[t] * 100 + (int)(t % 32) + (int)(blocks * 7 + b) * 10000;
+      KT_CHECK(h[b * n + t] == e, "edge_barriers: out[%u] = %d, expected %d", b * n + t,
+               h[b * n + t], e);
+    }
+  }
+  kp_free(d), free(h), free(v), free(w);
 }
 
 static int *device_copy(const int *h, size_t count) {
@@ -583,6 +693,8 @@ int main(void) {
   check_shape(16, 16, 1, 3);
   check_shape(1024, 1, 1, 3);
   check_shape(8, 8, 16, 3);
+  check_mixed_state();
+  check_edge_barriers();
   printf("barrier_split_adversarial: OK\n");
   return 0;
 }
