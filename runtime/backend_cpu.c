@@ -13,6 +13,7 @@
  * thread, and the other workers stop taking blocks. Launches complete before they return, so
  * kp_synchronize() has nothing to wait for. "Device" memory is ordinary host memory, but
  * every transfer is a real copy so that programs behave as they do on a GPU. */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,9 +194,33 @@ out:
   st->dynamic_shared = NULL;
 }
 
+/* A kernel split at its barriers keeps the values live across them in per-thread arrays on
+ * the stack of the thread running the block: up to ~260 KiB for 1024 threads. Workers have
+ * 8 MiB stacks, but the launching thread is participant 0, and a host thread may have been
+ * created with a small stack; it then runs the kernel as fibers, whose stacks are ours. */
+enum { KP_CPU_SPLIT_STACK_NEED = 1 << 20 };
+
+static int caller_stack_is_small(void) {
+  static _Thread_local const char *low; /* lowest usable address of this thread's stack */
+  static _Thread_local int known;
+  if (!known) {
+    known = 1;
+    pthread_attr_t attr;
+    void *addr;
+    size_t size;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      if (pthread_attr_getstack(&attr, &addr, &size) == 0) low = addr;
+      pthread_attr_destroy(&attr);
+    }
+  }
+  char here;
+  return low && (size_t)(&here - low) < KP_CPU_SPLIT_STACK_NEED;
+}
+
 static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {
   cpu_grid g = {.kernel = k, .args = args};
-  g.split = (k->flags & KP_KERNEL_CPU_BLOCK_BARRIERS) && k->cpu_block_entry;
+  g.split = (k->flags & KP_KERNEL_CPU_BLOCK_BARRIERS) && k->cpu_block_entry &&
+            !caller_stack_is_small();
   g.fibers = !g.split && (k->flags & (KP_KERNEL_USES_BARRIER | KP_KERNEL_USES_WARP)) != 0;
   g.block_entry = g.fibers ? NULL : k->cpu_block_entry;
   g.grid[0] = (unsigned)cfg->blocks.x, g.grid[1] = (unsigned)cfg->blocks.y,
