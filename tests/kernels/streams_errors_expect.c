@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "kernel_test.h"
+#include "../runtime/fake_log.h"
 
 __attribute__((kernel)) void add_const(float *a, float c, int n) {
   int i = grid(1);
@@ -19,17 +20,6 @@ enum { N = 100 };
 static float g_host[N];
 
 /* ---- the driver's log -------------------------------------------------------------------- */
-
-static char *read_log(void) {
-  static char buf[1 << 20];
-  buf[0] = '\0';
-  FILE *f = fopen(getenv("FAKE_CUDA_LOG"), "r");
-  if (!f) return buf;
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  buf[n] = '\0';
-  fclose(f);
-  return buf;
-}
 
 /* The text after `prefix` up to the end of the line, on the n-th line (from 0) starting with
  * prefix; "" if there is none. */
