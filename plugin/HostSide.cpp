@@ -182,6 +182,18 @@ Function *barrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Body, Kerne
   return nullptr;
 }
 
+/// The per-thread entry of a kernel split at its barriers runs only to replay a failed block
+/// on fibers or from a thread with a small stack: optimised for size, it costs a fraction of
+/// the host compile time of a fully optimised (unrolled, vectorised) copy.
+void compileForSize(Function &Body, Function &Tr) {
+  if (Body.hasFnAttribute(Attribute::OptimizeNone))
+    return; // -O0: nothing is optimised anyway (and optnone excludes minsize)
+  for (Function *F : {&Body, &Tr}) {
+    F->addFnAttr(Attribute::MinSize);
+    F->addFnAttr(Attribute::OptimizeForSize);
+  }
+}
+
 } // namespace
 
 void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
@@ -228,6 +240,8 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
                                  : BlockEntries.build(Body, K.Name);
     Function *Tr = BlockEntry && !Syncs ? BlockEntries.threadEntry(BlockEntry, K.Name)
                                         : makeTrampoline(Body, K.Name, T);
+    if (BlockEntry && Syncs)
+      compileForSize(*Body, *Tr);
     if (BlockEntry && Body->use_empty()) {
       if (Body == K.Fn)
         K.Fn = nullptr;
