@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "kernel_test.h"
+#include "../runtime/fake_log.h"
 
 __attribute__((kernel)) void add_one(float *x, int n) {
   int i = grid(1);
@@ -107,31 +108,6 @@ static void leaks(int free_all) {
 
 /* ---- the fake driver's log ----------------------------------------------------------------- */
 
-static char *read_log(void) {
-  static char buf[1 << 20];
-  buf[0] = '\0';
-  FILE *f = fopen(getenv("FAKE_CUDA_LOG"), "r");
-  if (!f) return buf;
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  buf[n] = '\0';
-  fclose(f);
-  return buf;
-}
-
-static int count(const char *needle) {
-  int n = 0;
-  const char *log = read_log();
-  for (const char *p = log; (p = strstr(p, needle)); p += strlen(needle)) n++;
-  return n;
-}
-
-#define CHECK_COUNT(needle, n)                                                                 \
-  do {                                                                                         \
-    int c_ = count(needle);                                                                    \
-    KT_CHECK(c_ == (n), "log has \"%s\" %d times, expected %d; log:\n%s", needle, c_, (n),     \
-             read_log());                                                                      \
-  } while (0)
-
 /* The pointer the n-th (from 0) line starting with `prefix` ends with (" -> 0x..."). */
 static void *nth_result(const char *prefix, int n) {
   const char *log = read_log();
@@ -154,64 +130,64 @@ static void fake(void) {
   char line[256];
   /* pinned: in and out each copied in; out alone back (in is const) */
   float *in = pinned_array(float, N), *out = pinned_array(float, N);
-  CHECK_COUNT("cuMemHostAlloc 400 flags=3 -> 0x", 2); /* portable | device-mapped */
+  CHECK_LOG_COUNT("cuMemHostAlloc 400 flags=3 -> 0x", 2); /* portable | device-mapped */
   launch(twice_into, 1, N)(in, out, N);
   KT_CHECK(kp_last_error() == KP_SUCCESS, "%s", kp_last_error_message());
   void *t_in = nth_result("cuMemAllocAsync 400 stream=(nil)", 0);
   void *t_out = nth_result("cuMemAllocAsync 400 stream=(nil)", 1);
   KT_CHECK(t_in && t_out && t_in != in && t_out != out, "temporaries %p %p", t_in, t_out);
   snprintf(line, sizeof line, "cuMemcpyHtoD %p 400 from pinned\n", t_in);
-  CHECK_COUNT(line, 1);
+  CHECK_LOG_COUNT(line, 1);
   snprintf(line, sizeof line, "cuMemcpyHtoD %p 400 from pinned\n", t_out);
-  CHECK_COUNT(line, 1);
+  CHECK_LOG_COUNT(line, 1);
   snprintf(line, sizeof line, "cuLaunchKernel twice_into grid=1,1,1 block=100,1,1 shared=0 "
                               "stream=(nil) params=%p,%p,0x64\n", t_in, t_out);
-  CHECK_COUNT(line, 1);
-  CHECK_COUNT("cuStreamSynchronize (nil)\n", 1); /* the launch waits for its kernel */
+  CHECK_LOG_COUNT(line, 1);
+  CHECK_LOG_COUNT("cuStreamSynchronize (nil)\n", 1); /* the launch waits for its kernel */
   snprintf(line, sizeof line, "cuMemcpyDtoH %p 400 to pinned\n", t_out);
-  CHECK_COUNT(line, 1);
-  CHECK_COUNT("cuMemcpyDtoH", 1); /* not for the const input */
+  CHECK_LOG_COUNT(line, 1);
+  CHECK_LOG_COUNT("cuMemcpyDtoH", 1); /* not for the const input */
   snprintf(line, sizeof line, "cuMemFreeAsync %p stream=(nil)\n", t_in);
-  CHECK_COUNT(line, 1);
+  CHECK_LOG_COUNT(line, 1);
   snprintf(line, sizeof line, "cuMemFreeAsync %p stream=(nil)\n", t_out);
-  CHECK_COUNT(line, 1);
+  CHECK_LOG_COUNT(line, 1);
 
   /* two parameters into one pinned array: one temporary, at the right offsets */
   launch(twice_into, 1, N / 2)(out, out + N / 2, N / 2);
   void *t_both = nth_result("cuMemAllocAsync 400 stream=(nil)", 2);
-  CHECK_COUNT("cuMemAllocAsync 400 stream=(nil)", 3);
+  CHECK_LOG_COUNT("cuMemAllocAsync 400 stream=(nil)", 3);
   snprintf(line, sizeof line, "params=%p,%p,0x32\n", t_both, (void *)((char *)t_both + 200));
-  CHECK_COUNT(line, 1);
+  CHECK_LOG_COUNT(line, 1);
   kp_free(in);
   kp_free(out);
-  CHECK_COUNT("cuMemFreeHost 0x", 2);
+  CHECK_LOG_COUNT("cuMemFreeHost 0x", 2);
 
   /* managed: passed as it is, freed after the device is idle */
   float *m = managed_array(float, N);
   snprintf(line, sizeof line, "cuMemAllocManaged 400 -> %p\n", (void *)m);
-  CHECK_COUNT(line, 1);
+  CHECK_LOG_COUNT(line, 1);
   launch(add_one, 1, N)(m + 10, N - 10);
   snprintf(line, sizeof line, "params=%p,0x5a\n", (void *)(m + 10));
-  CHECK_COUNT(line, 1);
-  CHECK_COUNT("cuMemAllocAsync", 3); /* nothing staged */
+  CHECK_LOG_COUNT(line, 1);
+  CHECK_LOG_COUNT("cuMemAllocAsync", 3); /* nothing staged */
   kp_free(m);
   snprintf(line, sizeof line, "cuCtxSynchronize\ncuMemFree %p\n", (void *)m);
-  CHECK_COUNT(line, 1);
+  CHECK_LOG_COUNT(line, 1);
 
   /* registered: page-locked once, staged like pinned memory, unlocked */
   float *h = aligned_alloc(PAGE, PAGE);
   KT_CHECK(kp_register(h, PAGE) == h, "%s", kp_last_error_message());
   snprintf(line, sizeof line, "cuMemHostRegister %p 4096 flags=1\n", (void *)h);
-  CHECK_COUNT(line, 1);
+  CHECK_LOG_COUNT(line, 1);
   launch(add_one, 1, N)(h + 1, N);
   void *t_h = nth_result("cuMemAllocAsync 4096 stream=(nil)", 0);
   snprintf(line, sizeof line, "params=%p,0x64\n", (void *)((char *)t_h + 4));
-  CHECK_COUNT(line, 1);
+  CHECK_LOG_COUNT(line, 1);
   snprintf(line, sizeof line, "cuMemcpyDtoH %p 4096 to pinned\n", t_h);
-  CHECK_COUNT(line, 1);
+  CHECK_LOG_COUNT(line, 1);
   kp_unregister(h);
   snprintf(line, sizeof line, "cuMemHostUnregister %p\n", (void *)h);
-  CHECK_COUNT(line, 1);
+  CHECK_LOG_COUNT(line, 1);
   free(h);
 
   /* device memory other code allocated through the driver passes; a host pointer does not */
@@ -224,22 +200,22 @@ static void fake(void) {
   launch(add_one, 1, N)((float *)(uintptr_t)foreign, N);
   KT_CHECK(kp_last_error() == KP_SUCCESS, "%s", kp_last_error_message());
   snprintf(line, sizeof line, "params=0x%llx,0x64\n", foreign);
-  CHECK_COUNT(line, 1);
+  CHECK_LOG_COUNT(line, 1);
   kp_set_error_mode(KP_ERRORS_RETURN);
   float host[N];
   launch(add_one, 1, N)(host, N);
   KT_CHECK(kp_last_error() == KP_ERROR_INVALID_VALUE, "a host pointer is refused");
-  CHECK_COUNT("-> unknown", 1);
-  CHECK_COUNT("cuLaunchKernel add_one", 3);
+  CHECK_LOG_COUNT("-> unknown", 1);
+  CHECK_LOG_COUNT("cuLaunchKernel add_one", 3);
 
   /* the pool: a thousand allocations, each freed in stream order, no mixing */
   for (int i = 0; i < 1000; i++) kp_free(device_array(float, 1000 + i));
-  CHECK_COUNT("cuMemAllocAsync", 1004);
-  CHECK_COUNT("cuMemFreeAsync", 1004);
-  CHECK_COUNT("cuDeviceGetDefaultMemPool 0\n", 1);
-  CHECK_COUNT("cuMemPoolSetAttribute release_threshold 18446744073709551615\n", 1);
-  CHECK_COUNT("MISMATCH", 0);
-  CHECK_COUNT("INVALID", 0);
+  CHECK_LOG_COUNT("cuMemAllocAsync", 1004);
+  CHECK_LOG_COUNT("cuMemFreeAsync", 1004);
+  CHECK_LOG_COUNT("cuDeviceGetDefaultMemPool 0\n", 1);
+  CHECK_LOG_COUNT("cuMemPoolSetAttribute release_threshold 18446744073709551615\n", 1);
+  CHECK_LOG_COUNT("MISMATCH", 0);
+  CHECK_LOG_COUNT("INVALID", 0);
 }
 
 /* Without a pool (FAKE_CUDA_FAIL=no_pool or KP_MEMORY_POOL=0): cuMemAlloc, and cuMemFree
@@ -248,18 +224,18 @@ static void fake_no_pool(void) {
   float *d = device_array(float, N);
   char line[256];
   snprintf(line, sizeof line, "cuMemAlloc 400 -> %p\n", (void *)d);
-  CHECK_COUNT(line, 1);
+  CHECK_LOG_COUNT(line, 1);
   kp_free(d);
   snprintf(line, sizeof line, "cuCtxSynchronize\ncuMemFree %p\n", (void *)d);
-  CHECK_COUNT(line, 1);
+  CHECK_LOG_COUNT(line, 1);
   float *p = pinned_array(float, N);
   for (int i = 0; i < N; i++) p[i] = (float)i;
   launch(add_one, 1, N)(p, N);
   KT_CHECK(kp_last_error() == KP_SUCCESS, "%s", kp_last_error_message());
-  CHECK_COUNT("cuMemAlloc 400 -> ", 2);
-  CHECK_COUNT("cuMemFree 0x", 2);
-  CHECK_COUNT("cuMemAllocAsync", 0);
-  CHECK_COUNT("MISMATCH", 0);
+  CHECK_LOG_COUNT("cuMemAlloc 400 -> ", 2);
+  CHECK_LOG_COUNT("cuMemFree 0x", 2);
+  CHECK_LOG_COUNT("cuMemAllocAsync", 0);
+  CHECK_LOG_COUNT("MISMATCH", 0);
   kp_free(p);
 }
 
