@@ -25,6 +25,31 @@ using namespace clang;
 namespace kernplug {
 namespace {
 
+/// Kernels are compiled by the plugin's pass in the LLVM pipeline. A compile that runs no
+/// pipeline (clang's own -save-temps emits its .bc with -disable-llvm-passes, and the later
+/// steps have no AST to find the kernels in) would drop them silently: say so instead.
+class PassesDisabledCheck : public ASTConsumer {
+public:
+  PassesDisabledCheck(CompilerInstance &CI, std::shared_ptr<const TranslationUnitInfo> Info)
+      : CI(CI), Info(std::move(Info)) {}
+  void HandleTranslationUnit(ASTContext &) override {
+    if (!CI.getCodeGenOpts().DisableLLVMPasses || Info->Functions.empty())
+      return;
+    const DeviceFunctionInfo &F = Info->Functions.front();
+    DiagnosticsEngine &D = CI.getDiagnostics();
+    D.Report(D.getCustomDiagID(
+        DiagnosticsEngine::Error,
+        "kernplug: '%0' (%1:%2) and the other kernels of this file would not be compiled: "
+        "LLVM passes are disabled (clang's -save-temps or -Xclang -disable-llvm-passes); "
+        "use -fplugin-arg-kernplug-save-temps to keep the device code's intermediate files"))
+        << F.IRName << F.File << F.Line;
+  }
+
+private:
+  CompilerInstance &CI;
+  std::shared_ptr<const TranslationUnitInfo> Info;
+};
+
 class KernplugAction : public PluginASTAction {
 public:
   bool ParseArgs(const CompilerInstance &CI, const std::vector<std::string> &Args) override {
@@ -109,6 +134,7 @@ public:
     std::vector<std::unique_ptr<ASTConsumer>> Checks;
     Checks.push_back(std::make_unique<DeviceChecksConsumer>(*Opts, Info));
     Checks.push_back(std::make_unique<UfuncCallChecksConsumer>());
+    Checks.push_back(std::make_unique<PassesDisabledCheck>(CI, Info));
     return std::make_unique<MultiplexConsumer>(std::move(Checks));
   }
 
