@@ -211,9 +211,10 @@ void eraseUnusedDeclarations(Module &Dev) {
 std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry> &Kernels,
                                           const PluginOptions &Opts,
                                           const PassReporter &Report) {
-  SmallPtrSet<const GlobalValue *, 8> Shared;
-  for (GlobalValue *GV : annotatedGlobals(Host, AnnotShared, /*Remove=*/false))
-    Shared.insert(GV);
+  // The set answers "is it shared?"; the list keeps source order, so that the device module
+  // (and the PTX) does not depend on where the allocator put the globals.
+  std::vector<GlobalValue *> SharedInOrder = annotatedGlobals(Host, AnnotShared, /*Remove=*/false);
+  SmallPtrSet<const GlobalValue *, 8> Shared(SharedInOrder.begin(), SharedInOrder.end());
 
   const DataLayout DeviceLayout(NVPTXDataLayout);
   std::vector<uint64_t> SharedBytes;
@@ -285,7 +286,7 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
       GV.setSection("");
       GV.setThreadLocal(false);
     }
-  for (const GlobalValue *GV : Shared)
+  for (const GlobalValue *GV : SharedInOrder)
     if (auto *DevGV = dyn_cast_or_null<GlobalVariable>(VMap.lookup(GV)))
       if (!DevGV->isDeclaration())
         moveToSharedSpace(DevGV);
