@@ -295,6 +295,7 @@ SmallVector<unsigned, 4> Fission::liveAtRoots(Instruction *V) {
   for (BasicBlock *BB : LiveIn)
     if (auto It = RootIdx.find(BB); It != RootIdx.end())
       Out.push_back(It->second);
+  llvm::sort(Out); // the set's order is the blocks' addresses: keep the output reproducible
   return Out;
 }
 
