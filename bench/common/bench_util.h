@@ -95,4 +95,74 @@ static inline int bench_arg_long(const char *arg, const char *name, long long *v
   return 1;
 }
 
+/* ---- references the kernplug and CUDA C sides check against (one copy, so both sides are
+ * held to the same definition of a right answer) ------------------------------------------ */
+
+/* The numbers 2 .. hi that are composite: composite[k] != 0. Exits when out of memory. */
+static inline char *bench_composites(int hi) {
+  char *composite = (char *)calloc((size_t)hi + 1, 1);
+  if (!composite) exit(1);
+  for (long p = 2; p * p <= hi; p++)
+    if (!composite[p])
+      for (long q = p * p; q <= hi; q += p) composite[q] = 1;
+  return composite;
+}
+
+/* How many of the prime check's results are wrong (the number for a prime, else 0); *primes
+ * gets how many primes there are. */
+static inline long bench_primes_wrong(const int *nums, const int *res, int n,
+                                      const char *composite, long *primes) {
+  long bad = 0;
+  *primes = 0;
+  for (int i = 0; i < n; i++) {
+    int want = composite[nums[i]] ? 0 : nums[i];
+    bad += res[i] != want, *primes += want != 0;
+  }
+  return bad;
+}
+
+/* The largest relative error of C = A B (n x n) at `samples` entries drawn from `seed` (the
+ * first two are the corners), against a double-precision dot product; NaN anywhere in C gives
+ * NaN. */
+static inline double bench_matmul_error(const float *A, const float *B, const float *C, int n,
+                                        int samples, uint64_t seed) {
+  uint64_t s = seed;
+  double worst = 0;
+  for (int t = 0; t < samples; t++) {
+    int i = (int)((bench_next(&s) >> 33) % (uint64_t)n), j = (int)((bench_next(&s) >> 33) % (uint64_t)n);
+    if (t == 0) i = j = 0;
+    if (t == 1) i = j = n - 1;
+    double want = 0, mag = 0;
+    for (int k = 0; k < n; k++) {
+      double p = (double)A[(size_t)i * n + k] * B[(size_t)k * n + j];
+      want += p, mag += fabs(p);
+    }
+    double e = fabs(C[(size_t)i * n + j] - want) / (mag + 1e-30);
+    if (!(e <= worst)) worst = e;
+  }
+  for (size_t k = 0; k < (size_t)n * n; k++)
+    if (isnan(C[k])) return NAN;
+  return worst;
+}
+
+/* The seed's hidden-layer inputs: greyscales floor(uniform(0, 255)), weights normal(.5, .1). */
+static inline void bench_hidden_layer_inputs(float *grey, float *w, int n) {
+  uint64_t s = 11;
+  for (int i = 0; i < n; i++) {
+    grey[i] = floorf(bench_uniform(&s, 0.0f, 255.0f));
+    w[i] = (float)(0.5 + 0.1 * bench_normal(&s));
+  }
+}
+
+/* ||out - tanh(grey / 255 * w)|| / ||tanh(...)||; NaN anywhere gives NaN. */
+static inline double bench_hidden_layer_error(const float *grey, const float *w,
+                                              const float *out, int n) {
+  double num = 0, den = 0;
+  for (int i = 0; i < n; i++) {
+    double v = (double)(grey[i] / 255.0f) * w[i], want = tanh(v);
+    num += (out[i] - want) * (out[i] - want), den += want * want;
+  }
+  return isnan(num) ? NAN : sqrt(num / den);
+}
+
 #endif

@@ -124,24 +124,7 @@ static void check_matmul(bench_ctx *c, const char *what, bench_fn kp, bench_fn m
     bench_poison(c->C, (size_t)m * (size_t)m);
     sides[s](c);
     kp_synchronize();
-    uint64_t seed = 7;
-    double worst = 0;
-    for (int t = 0; t < 512; t++) {
-      int i = (int)(bench_next(&seed) >> 33) % m, j = (int)(bench_next(&seed) >> 33) % m;
-      if (t == 0) i = j = 0;
-      if (t == 1) i = j = m - 1;
-      double want = 0, mag = 0;
-      for (int k = 0; k < m; k++) {
-        double p = (double)c->A[(size_t)i * m + k] * c->B[(size_t)k * m + j];
-        want += p;
-        mag += fabs(p);
-      }
-      double e = fabs(c->C[(size_t)i * m + j] - want) / (mag + 1e-30);
-      if (!(e <= worst)) worst = e; /* keeps NaN */
-    }
-    /* every element written at all: */
-    for (size_t k = 0; k < (size_t)m * (size_t)m; k++)
-      if (isnan(c->C[k])) worst = NAN;
+    double worst = bench_matmul_error(c->A, c->B, c->C, m, 512, 7);
     report_check(what, names[s], worst, 1e-5);
   }
 }

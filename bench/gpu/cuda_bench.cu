@@ -222,20 +222,11 @@ static void hidden_layer_case(bool pinned) {
   float *grey = (float *)host_alloc(n * sizeof(float), pinned);
   float *w = (float *)host_alloc(n * sizeof(float), pinned);
   float *out = (float *)host_alloc(n * sizeof(float), pinned);
-  uint64_t s = 11;
-  for (int i = 0; i < n; i++) {
-    grey[i] = floorf(bench_uniform(&s, 0.0f, 255.0f));
-    w[i] = (float)(0.5 + 0.1 * bench_normal(&s));
-  }
+  bench_hidden_layer_inputs(grey, w, n);
   bench_poison(out, n);
   create_hidden_layer(n, grey, w, out);
-  double num = 0, den = 0;
-  for (int i = 0; i < n; i++) {
-    double v = (double)(grey[i] / 255.0f) * w[i], want = tanh(v);
-    num += (out[i] - want) * (out[i] - want), den += want * want;
-  }
   char buf[160];
-  verdict(buf, sizeof buf, std::isnan(num) ? NAN : sqrt(num / den), 1e-5);
+  verdict(buf, sizeof buf, bench_hidden_layer_error(grey, w, out, n), 1e-5);
   int reps = reps_for(7);
   double ms = time_host([&] { create_hidden_layer(n, grey, w, out); }, 1, reps);
   emit("streaming",
@@ -299,36 +290,13 @@ static void streaming() {
 
 // ---- compute ----------------------------------------------------------------------------
 
-static double matmul_error(const float *A, const float *B, const float *C, int n) {
-  uint64_t s = 5;
-  double worst = 0;
-  for (int t = 0; t < 256; t++) {
-    int i = (int)((bench_next(&s) >> 33) % (uint64_t)n), j = (int)((bench_next(&s) >> 33) % (uint64_t)n);
-    if (t == 0) i = j = 0;
-    if (t == 1) i = j = n - 1;
-    double want = 0, mag = 0;
-    for (int k = 0; k < n; k++) {
-      double p = (double)A[(size_t)i * n + k] * B[(size_t)k * n + j];
-      want += p, mag += fabs(p);
-    }
-    double e = fabs(C[(size_t)i * n + j] - want) / (mag + 1e-30);
-    if (!(e <= worst)) worst = e;
-  }
-  for (size_t k = 0; k < (size_t)n * n; k++)
-    if (std::isnan(C[k])) return NAN;
-  return worst;
-}
-
 static void compute() {
   char buf[160];
   {
     int hi = g_check_only ? 20000 : 1000000, n = hi - 1;
     int *nums = (int *)malloc(n * sizeof(int)), *res = (int *)malloc(n * sizeof(int));
-    char *composite = (char *)calloc(hi + 1, 1);
+    char *composite = bench_composites(hi);
     for (int i = 0; i < n; i++) nums[i] = i + 2;
-    for (long p = 2; p * p <= hi; p++)
-      if (!composite[p])
-        for (long q = p * p; q <= hi; q += p) composite[q] = 1;
     int *d_nums, *d_res;
     CK(cudaMalloc(&d_nums, n * sizeof(int)));
     CK(cudaMalloc(&d_res, n * sizeof(int)));
@@ -337,11 +305,7 @@ static void compute() {
     auto primes = [&] { check_prime_kernel<<<blocks256(n), 256>>>(d_nums, d_res, n); CK_LAUNCH(); };
     primes();
     CK(cudaMemcpy(res, d_res, n * sizeof(int), cudaMemcpyDeviceToHost));
-    long bad = 0, count = 0;
-    for (int i = 0; i < n; i++) {
-      int want = composite[nums[i]] ? 0 : nums[i];
-      bad += res[i] != want, count += want != 0;
-    }
+    long count, bad = bench_primes_wrong(nums, res, n, composite, &count);
     snprintf(buf, sizeof buf, bad ? "FAIL: %ld of %d wrong" : "ok (%ld primes)", bad ? bad : count, n);
     if (bad) g_failed = 1;
     int reps = reps_for(5);
@@ -373,7 +337,7 @@ static void compute() {
       CK(cudaMemcpy(dC, C, nn * 4, cudaMemcpyHostToDevice));
       run();
       CK(cudaMemcpy(C, dC, nn * 4, cudaMemcpyDeviceToHost));
-      verdict(buf, sizeof buf, matmul_error(A, B, C, n), 1e-5);
+      verdict(buf, sizeof buf, bench_matmul_error(A, B, C, n, 256, 5), 1e-5);
       int reps = reps_for(5);
       emit("compute", k ? "matmul tiled 16x16 4096^2" : "matmul naive 4096^2", n,
            time_events(run, 1, reps), reps, 0, 2.0 * n * (double)n * n, buf, "cuda events", "");

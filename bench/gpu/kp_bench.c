@@ -209,23 +209,14 @@ static void hidden_layer_case(int pinned) {
     fprintf(stderr, "kp_bench: out of host memory\n");
     exit(1);
   }
-  uint64_t s = 11;
-  for (int i = 0; i < n; i++) {
-    grey[i] = floorf(bench_uniform(&s, 0.0f, 255.0f)); /* np.floor(uniform(0, 255)) */
-    w[i] = (float)(0.5 + 0.1 * bench_normal(&s));      /* np.random.normal(.5, .1) */
-  }
+  bench_hidden_layer_inputs(grey, w, n);
   hidden_ctx c = {n, grey, w, out};
   bench_poison(out, (size_t)n);
   create_hidden_layer(&c);
-  double num = 0, den = 0;
-  for (int i = 0; i < n; i++) {
-    double v = (double)(grey[i] / 255.0f) * w[i], want = tanh(v);
-    num += (out[i] - want) * (out[i] - want), den += want * want;
-  }
   char buf[160];
   const char *name = pinned ? "hidden layer 100M, end to end, pinned"
                             : "hidden layer 100M, end to end, pageable";
-  verdict(buf, sizeof buf, name, isnan(num) ? NAN : sqrt(num / den), 1e-5);
+  verdict(buf, sizeof buf, name, bench_hidden_layer_error(grey, w, out, n), 1e-5);
   int reps = reps_for(7);
   double ms = time_case_host(create_hidden_layer, &c, 1, reps);
   g_host_timed = 1;
@@ -315,49 +306,21 @@ static void run_tiled(void *p) {
   launch(matmul_tiled, dim3(b, b), dim3(BENCH_TPB, BENCH_TPB))(c->A, c->B, c->C, c->n);
 }
 
-/* Largest relative error of C at 256 sampled entries (and both corners) against double. */
-static double matmul_error(const float *A, const float *B, const float *C, int n) {
-  uint64_t s = 5;
-  double worst = 0;
-  for (int t = 0; t < 256; t++) {
-    int i = (int)((bench_next(&s) >> 33) % (uint64_t)n), j = (int)((bench_next(&s) >> 33) % (uint64_t)n);
-    if (t == 0) i = j = 0;
-    if (t == 1) i = j = n - 1;
-    double want = 0, mag = 0;
-    for (int k = 0; k < n; k++) {
-      double p = (double)A[(size_t)i * n + k] * B[(size_t)k * n + j];
-      want += p, mag += fabs(p);
-    }
-    double e = fabs(C[(size_t)i * n + j] - want) / (mag + 1e-30);
-    if (!(e <= worst)) worst = e;
-  }
-  for (size_t k = 0; k < (size_t)n * n; k++)
-    if (isnan(C[k])) return NAN;
-  return worst;
-}
-
 static void compute(void) {
   char buf[160];
   /* prime check over 2 .. 1e6 (seed 000 at a larger range); reference: a sieve */
   {
     int hi = g_check_only ? 20000 : 1000000, n = hi - 1;
     int *nums = malloc((size_t)n * sizeof *nums), *res = malloc((size_t)n * sizeof *res);
-    char *composite = calloc((size_t)hi + 1, 1);
-    if (!nums || !res || !composite) exit(1);
+    char *composite = bench_composites(hi);
+    if (!nums || !res) exit(1);
     for (int i = 0; i < n; i++) nums[i] = i + 2;
-    for (long p = 2; p * p <= hi; p++)
-      if (!composite[p])
-        for (long q = p * p; q <= hi; q += p) composite[q] = 1;
     prime_ctx c = {n, to_device(nums, n), device_array(int, n)};
     for (int i = 0; i < n; i++) res[i] = -1;
     copy_to_device(c.result, res, n);
     run_primes(&c);
     copy_to_host(res, c.result, n);
-    long bad = 0, primes = 0;
-    for (int i = 0; i < n; i++) {
-      int want = composite[nums[i]] ? 0 : nums[i];
-      bad += res[i] != want, primes += want != 0;
-    }
+    long primes, bad = bench_primes_wrong(nums, res, n, composite, &primes);
     snprintf(buf, sizeof buf, bad ? "FAIL: %ld of %d wrong" : "ok (%ld primes)", bad ? bad : primes, n);
     if (bad) g_failed = 1;
     int reps = reps_for(5);
@@ -382,7 +345,7 @@ static void compute(void) {
       copy_to_device(c.C, C, nn);
       fns[k](&c);
       copy_to_host(C, c.C, nn);
-      verdict(buf, sizeof buf, names[k], matmul_error(A, B, C, n), 1e-5);
+      verdict(buf, sizeof buf, names[k], bench_matmul_error(A, B, C, n, 256, 5), 1e-5);
       int reps = reps_for(5);
       emit("compute", names[k], n, time_case(fns[k], &c, 1, reps), reps, 0,
            2.0 * n * (double)n * n, buf, "");
