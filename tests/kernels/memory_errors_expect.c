@@ -77,14 +77,7 @@ static const char *const g_mistakes[] = {
 /* Every mistake in return mode: each is reported, nothing is copied or run, and the runtime
  * works afterwards. */
 static void return_mode(void) {
-  kp_set_error_mode(KP_ERRORS_RETURN);
-  for (size_t i = 0; i < sizeof g_mistakes / sizeof g_mistakes[0]; i++) {
-    kp_error want = mistake(g_mistakes[i]);
-    kp_error got = kp_last_error();
-    KT_CHECK(got == want, "%s: error %d, expected %d (%s)", g_mistakes[i], (int)got, (int)want,
-             kp_last_error_message());
-    printf("%s: %s\n", g_mistakes[i], kp_last_error_message());
-  }
+  kt_each_mistake_returns(mistake, g_mistakes, sizeof g_mistakes / sizeof g_mistakes[0]);
   float *p = pinned_array(float, N);
   for (int i = 0; i < N; i++) p[i] = (float)i;
   launch(add_one, 1, N)(p, N);

@@ -260,14 +260,7 @@ static const char *const g_mistakes[] = {
 /* Every mistake in return mode: each is reported, nothing crashes or hangs, and streams still
  * work afterwards. */
 static void return_mode(void) {
-  kp_set_error_mode(KP_ERRORS_RETURN);
-  for (size_t i = 0; i < sizeof g_mistakes / sizeof g_mistakes[0]; i++) {
-    kp_error want = mistake(g_mistakes[i]);
-    kp_error got = kp_last_error();
-    KT_CHECK(got == want, "%s: error %d, expected %d (%s)", g_mistakes[i], (int)got, (int)want,
-             kp_last_error_message());
-    printf("%s: %s\n", g_mistakes[i], kp_last_error_message());
-  }
+  kt_each_mistake_returns(mistake, g_mistakes, sizeof g_mistakes / sizeof g_mistakes[0]);
   kp_stream s = kp_stream_create();
   float *d = to_device(g_host, N);
   launch(add_const, 1, 128, 0, s)(d, 1.0f, N);
