@@ -111,7 +111,8 @@ static kp_error check_shared(call_name *call, const kp_kernel_desc *k, const kp_
 
 kp_error kp_launch_check(const kp_backend *be, const kp_kernel_desc *kernel,
                          const kp_launch_config *cfg, const char *given) {
-  call_name call = {given, kernel->name, ""};
+  call_name call; /* buf is written only for a message: not cleared on every launch */
+  call.given = given, call.kernel = kernel->name;
   const long long blocks[3] = {cfg->blocks.x, cfg->blocks.y, cfg->blocks.z};
   const long long threads[3] = {cfg->threads.x, cfg->threads.y, cfg->threads.z};
   /* The limits of the device this host thread uses (kp_select_device). */
