@@ -38,9 +38,7 @@ typedef struct lookup_slot {
 static _Thread_local lookup_slot tls_cache[KP_LOOKUP_SLOTS];
 
 static lookup_slot *cache_slot(const void *p) {
-  uintptr_t x = (uintptr_t)p;
-  /* Arrays are at least 16-byte aligned and often a page or more apart: fold both in. */
-  return &tls_cache[((x >> 4) ^ (x >> 12) ^ (x >> 20)) & (KP_LOOKUP_SLOTS - 1)];
+  return &tls_cache[kp_hash_ptr(p) & (KP_LOOKUP_SLOTS - 1)];
 }
 
 /* Index of the first entry whose start is > p. */

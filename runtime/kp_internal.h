@@ -29,6 +29,16 @@
 #define KP_NORETURN
 #endif
 
+/* A pointer's bits mixed so that every bit of the address reaches the low bits (the
+ * registry's hash table and the launch path's per-thread caches index with them). */
+static inline size_t kp_hash_ptr(const void *p) {
+  uintptr_t x = (uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return (size_t)x;
+}
+
 /* ---- errors (error.c) -------------------------------------------------------------------- */
 
 /* Records `code` with a formatted message for kp_last_error(); in abort mode prints

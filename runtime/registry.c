@@ -26,16 +26,8 @@ typedef struct slot_table {
 static _Atomic(slot_table *) g_table; /* written under g_lock, read without it */
 static size_t g_count;
 
-static size_t hash_ptr(const void *p) {
-  uintptr_t x = (uintptr_t)p;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  return (size_t)x;
-}
-
 static void insert_slot(slot_table *t, kp_kernel_desc *k) {
-  size_t mask = t->capacity - 1, i = hash_ptr(k->host_fn) & mask;
+  size_t mask = t->capacity - 1, i = kp_hash_ptr(k->host_fn) & mask;
   while (t->slots[i] && t->slots[i]->host_fn != k->host_fn) i = (i + 1) & mask;
   /* the same stub registered twice (a module loaded twice): last one wins */
   __atomic_store_n(&t->slots[i], k, __ATOMIC_RELEASE);
@@ -116,7 +108,7 @@ kp_kernel_desc *kp_registry_find(const void *host_fn) {
   if (!t) return NULL;
   size_t mask = t->capacity - 1;
   kp_kernel_desc *k;
-  for (size_t i = hash_ptr(host_fn) & mask; (k = __atomic_load_n(&t->slots[i], __ATOMIC_ACQUIRE));
+  for (size_t i = kp_hash_ptr(host_fn) & mask; (k = __atomic_load_n(&t->slots[i], __ATOMIC_ACQUIRE));
        i = (i + 1) & mask)
     if (k->host_fn == host_fn) return k;
   return NULL;

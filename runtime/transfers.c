@@ -135,8 +135,7 @@ typedef struct launch_memo {
 static _Thread_local launch_memo tls_memo[KP_MEMO_KERNELS];
 
 static launch_memo *memo_of(const kp_kernel_desc *k) {
-  uintptr_t x = (uintptr_t)k;
-  return &tls_memo[((x >> 4) ^ (x >> 10)) % KP_MEMO_KERNELS];
+  return &tls_memo[kp_hash_ptr(k) % KP_MEMO_KERNELS];
 }
 
 static int same_pointers(const launch_memo *m, const kp_kernel_desc *k, void **args) {
