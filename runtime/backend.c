@@ -4,6 +4,7 @@
  * so that kp_detect() can say it. cuda: a missing or unusable GPU is an error that says why;
  * the runtime never falls back, so that tests of the GPU path cannot pass on the CPU. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +18,9 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static const kp_backend *g_backend;
 static char g_reason[1024];  /* why the CPU was chosen / why nothing could start */
 static kp_error g_init_error; /* reported again on every use when no backend started */
+static _Atomic(const kp_backend *) g_chosen; /* g_backend once choose() has run */
 
-static void choose(void) {
+static void choose_backend(void) {
   const char *want = getenv("KP_BACKEND");
   if (!want || !*want) want = "auto";
   char why[sizeof g_reason - 100] = ""; /* room for the prefixes below */
@@ -48,6 +50,15 @@ static void choose(void) {
     snprintf(g_reason, sizeof g_reason, "the CPU backend cannot start: %s", why);
     g_init_error = KP_ERROR_INVALID_VALUE;
   }
+}
+
+static void choose(void) {
+  choose_backend();
+  atomic_store_explicit(&g_chosen, g_backend, memory_order_release);
+}
+
+const kp_backend *kp_backend_chosen(void) {
+  return atomic_load_explicit(&g_chosen, memory_order_acquire);
 }
 
 const kp_backend *kp_backend_get(void) {
