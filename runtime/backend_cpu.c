@@ -213,8 +213,10 @@ static int caller_stack_is_small(void) {
       pthread_attr_destroy(&attr);
     }
   }
-  char here;
-  return low && (size_t)(&here - low) < KP_CPU_SPLIT_STACK_NEED;
+  /* The frame, not a local's address: under ASan a local may live on its fake stack, on
+   * the heap, which made this answer at random (finding 16). */
+  const char *here = __builtin_frame_address(0);
+  return low && here > low && (size_t)(here - low) < KP_CPU_SPLIT_STACK_NEED;
 }
 
 static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {

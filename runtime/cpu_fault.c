@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 
 #include "cpu_backend.h"
 
@@ -43,7 +44,11 @@ static void on_fault(int sig, siginfo_t *info, void *uc) {
     g->signo = sig;
     g->addr = info->si_addr;
     g->stack_overflow = kp_fiber_stacks_guard_hit(g->stacks, info->si_addr);
-    /* SA_NODEFER left the signal unblocked, so no mask needs restoring. */
+    /* SA_NODEFER left the signal unblocked, but a sanitizer's wrapper around this handler
+     * (TSan's) blocks every signal while it runs: restore the faulting code's mask, or the
+     * next fault in kernel code (the replay that names the thread) kills the process. */
+    pthread_sigmask(SIG_SETMASK, &((ucontext_t *)uc)->uc_sigmask, NULL);
+    kp_fiber_fault_escape(); /* sanitizer builds: leaving a fiber's stack for good */
     siglongjmp(g->env, 1);
   }
   for (int i = 0; i < NSIG_HANDLED; i++)

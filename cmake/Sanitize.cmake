@@ -1,0 +1,38 @@
+# KP_SANITIZE: build the runtime, the tests and the examples with clang's sanitizers, in a
+# build directory of their own (scripts/sanitize.sh, `make test-sanitize`; docs/internals.md,
+# "Sanitizer builds"). A comma-separated list for -fsanitize=: address,undefined (ASan with
+# LeakSanitizer, and UBSan) or thread (TSan); the two kinds cannot be combined.
+#
+# Every C target is compiled and linked with it; C++ (the plugin, which runs inside clang, and
+# the attribute library) is not. Programs compiled with the plugin get it without `undefined`:
+# UBSan's checks reference source-location globals that the plugin's device code cannot take
+# (reliability finding ubsan_kernel.c), so their kernels and host code get ASan or TSan only,
+# while the runtime, the fake driver and the hand-written runtime tests get UBSan too. Those
+# programs are still linked with the full list, so the UBSan runtime is there for libkernplug_rt.
+set(KP_SANITIZE "" CACHE STRING
+    "Sanitizers for the runtime, tests and examples: address,undefined or thread (empty: none)")
+
+set(KP_SANITIZE_PLUGIN_OFF "")
+if(KP_SANITIZE)
+  string(REPLACE "," ";" kp_sanitizers "${KP_SANITIZE}")
+  foreach(s IN LISTS kp_sanitizers)
+    if(NOT s MATCHES "^(address|undefined|thread|leak)$")
+      message(FATAL_ERROR "KP_SANITIZE=${KP_SANITIZE}: '${s}' is not one of address, "
+                          "undefined, thread, leak")
+    endif()
+  endforeach()
+  if("thread" IN_LIST kp_sanitizers AND ("address" IN_LIST kp_sanitizers
+                                         OR "leak" IN_LIST kp_sanitizers))
+    message(FATAL_ERROR "KP_SANITIZE=${KP_SANITIZE}: thread cannot be combined with address "
+                        "or leak; build them in separate directories")
+  endif()
+  message(STATUS "kernplug: sanitizers: ${KP_SANITIZE} (the plugin is not sanitized)")
+  # Fatal at the first report, so that a test fails instead of printing and passing.
+  add_compile_options($<$<COMPILE_LANGUAGE:C>:-fsanitize=${KP_SANITIZE}>
+                      $<$<COMPILE_LANGUAGE:C>:-fno-sanitize-recover=all>
+                      $<$<COMPILE_LANGUAGE:C>:-fno-omit-frame-pointer>)
+  add_link_options($<$<LINK_LANGUAGE:C>:-fsanitize=${KP_SANITIZE}>)
+  if("undefined" IN_LIST kp_sanitizers)
+    set(KP_SANITIZE_PLUGIN_OFF -fno-sanitize=undefined)
+  endif()
+endif()
