@@ -36,3 +36,32 @@ if(KP_SANITIZE)
     set(KP_SANITIZE_PLUGIN_OFF -fno-sanitize=undefined)
   endif()
 endif()
+
+# What the tests of a sanitizer build run with, added by kp_sanitize_tests() to every test of
+# the directory that calls it (at its end): ASan's fake stacks for use-after-return on (they
+# are what fiber switches and stack measurements must cope with), UBSan's stack traces, TSan
+# stopping at its first report (otherwise a report only changes the exit status, which tests
+# that expect a failure do not look at) and with tests/sanitize/tsan.supp, which says why each
+# of its suppressions is not a bug the tests can fix.
+set(KP_SANITIZE_ENV "")
+if(KP_SANITIZE)
+  set(KP_SANITIZE_ENV "ASAN_OPTIONS=detect_stack_use_after_return=1:detect_leaks=1"
+                      "UBSAN_OPTIONS=print_stacktrace=1"
+                      "TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=${PROJECT_SOURCE_DIR}/tests/sanitize/tsan.supp")
+endif()
+
+function(kp_sanitize_tests)
+  if(NOT KP_SANITIZE_ENV)
+    return()
+  endif()
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(t IN LISTS tests)
+    get_test_property(${t} ENVIRONMENT env)
+    if(env)
+      list(APPEND env ${KP_SANITIZE_ENV})
+    else()
+      set(env ${KP_SANITIZE_ENV})
+    endif()
+    set_tests_properties(${t} PROPERTIES ENVIRONMENT "${env}")
+  endforeach()
+endfunction()
