@@ -39,14 +39,20 @@ static int expected(int i) {
   X(preserve_none) X(intel_ocl_bicc)
 CONVENTIONS(HELPER_AND_KERNEL)
 
-/* Split at its barrier on the CPU (fibers in the .fibers build), with a struct by reference. */
-__attribute__((kernel, ms_abi)) void reverse(int *out, s12 s) {
-  static __attribute__((shared)) int tile[64];
-  int t = (int)threadIdx.x;
-  tile[t] = t + s.a;
-  syncthreads();
-  out[blockIdx.x * 64 + t] = tile[63 - t] + s.c;
-}
+/* Split at their barrier on the CPU (fibers in the .fibers build), with structs by reference
+ * (ms_abi) or in memory (byval), which each thread changes in its own copy. */
+#define REVERSE(name, cc)                                                                      \
+  __attribute__((kernel, cc)) void name(int *out, s12 s, s40 w) {                              \
+    static __attribute__((shared)) int tile[64];                                               \
+    int t = (int)threadIdx.x;                                                                  \
+    s.a += t;                                                                                  \
+    w.d[t % 5] += t;                                                                           \
+    tile[t] = s.a;                                                                             \
+    syncthreads();                                                                             \
+    out[blockIdx.x * 64 + t] = tile[63 - t] + s.c + (int)w.d[t % 5] - t % 5;                   \
+  }
+REVERSE(reverse_ms_abi, ms_abi)
+REVERSE(reverse_sysv_abi, sysv_abi)
 
 __attribute__((vectorize("f32(f32)"), ms_abi)) float twice(float x) { return 2 * x; }
 __attribute__((vectorize("f64(f64, i32)"), vectorcall)) double scaled(double x, int k) {
@@ -88,10 +94,17 @@ int main(void) {
   CONVENTIONS(CHECK_KERNEL)
 
   int h[128], *d = device_array(int, 128);
-  launch(reverse, 2, 64)(d, S);
-  copy_to_host(h, d, 128);
-  for (int i = 0; i < 128; i++)
-    KT_CHECK(h[i] == 63 - i % 64 + 100 + 300, "reverse: out[%d] = %d", i, h[i]);
+  for (int cc = 0; cc < 2; cc++) {
+    if (cc == 0)
+      launch(reverse_ms_abi, 2, 64)(d, S, W);
+    else
+      launch(reverse_sysv_abi, 2, 64)(d, S, W);
+    copy_to_host(h, d, 128);
+    for (int i = 0; i < 128; i++) {
+      int t = i % 64, want = 100 + 63 - t + 300 + t;
+      KT_CHECK(h[i] == want, "reverse %d: out[%d] = %d, expected %d", cc, i, h[i], want);
+    }
+  }
   kp_free(d);
 
   float x[N], y[N];
