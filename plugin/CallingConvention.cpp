@@ -38,10 +38,10 @@ void checkCallingConvention(DiagnosticsEngine &Diags, const FunctionDecl *FD) {
     return;
   if (isReduce(FD)) {
     // kp_reduce takes `T (*)(T, T)` and calls it (with kp_reduce_init's value).
-    unsigned ID = Diags.getCustomDiagID(
-        DiagnosticsEngine::Error, "reduce function '%0' cannot use the '%1' calling "
-                                  "convention: kp_reduce calls it through a plain C function "
-                                  "pointer");
+    unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                        "reduce function '%0' cannot use the '%1' calling "
+                                        "convention: kp_reduce calls it through a plain C function "
+                                        "pointer");
     Diags.Report(conventionLoc(FD), ID) << FD->getName() << FunctionType::getNameForCallConv(CC);
     return;
   }

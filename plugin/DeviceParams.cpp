@@ -43,8 +43,7 @@ Function *widenKernelParams(Function &K) {
   for (Argument &A : K.args()) {
     Argument *New = NF->getArg(A.getArgNo());
     New->takeName(&A);
-    A.replaceAllUsesWith(New->getType() == A.getType() ? New
-                                                      : B.CreateTrunc(New, A.getType()));
+    A.replaceAllUsesWith(New->getType() == A.getType() ? New : B.CreateTrunc(New, A.getType()));
   }
   NF->takeName(&K);
   K.replaceAllUsesWith(NF);

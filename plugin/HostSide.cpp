@@ -108,7 +108,8 @@ void makeStub(Function *F, Constant *Desc, const AbiTypes &T) {
       // (DeviceParams.cpp): the slot holds it zero-extended, with no undefined byte.
       Type *SlotTy = A.getType();
       Value *V = &A;
-      if (SlotTy->isIntegerTy() && DL.getTypeSizeInBits(SlotTy) != DL.getTypeAllocSizeInBits(SlotTy)) {
+      if (SlotTy->isIntegerTy() &&
+          DL.getTypeSizeInBits(SlotTy) != DL.getTypeAllocSizeInBits(SlotTy)) {
         SlotTy = B.getIntNTy(DL.getTypeAllocSizeInBits(SlotTy));
         V = B.CreateZExt(&A, SlotTy);
       }

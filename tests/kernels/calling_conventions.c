@@ -1,9 +1,10 @@
 /* calling_conventions.c — device code with every x86-64 calling convention clang accepts for
  * it: kernels (with struct parameters that ms_abi passes by reference, that regcall splits
  * into scalars, that the default passes as i24 or in memory), helpers, a kernel split at its
- * barrier, vectorize and guvectorize functions, a reduce function's helper. Each convention used to be dropped
- * from the plugin's calls, which the optimiser turns into no call at all: launches that did
- * nothing and reported success. */
+ * barrier, vectorize and guvectorize functions, a reduce function's helper. Each convention
+ * used to be dropped from the plugin's calls, which the optimiser turns into no call at all:
+ * launches that did nothing and reported success. A thread's changes to its by-value structs
+ * stay in its own copy. */
 #include "kernel_test.h"
 
 typedef struct rgb { /* 3 bytes: i24 by default, by reference under ms_abi */
