@@ -9,11 +9,11 @@
 #include "DeviceChecks.h"
 
 #include "../attributes/Attributes.h"
+#include "CallingConvention.h"
 #include "MathFunctions.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
-#include "clang/AST/Mangle.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Builtins.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -310,6 +310,7 @@ ParamInfo describeParam(ASTContext &Ctx, StringRef Name, QualType T) {
   P.Name = Name.str();
   T = T.getCanonicalType();
   P.Size = T->isIncompleteType() ? 0 : Ctx.getTypeSizeInChars(T).getQuantity();
+  P.Align = T->isIncompleteType() ? 1 : Ctx.getTypeAlignInChars(T).getQuantity();
   if (const auto *PT = T->getAs<PointerType>()) {
     P.TheKind = ParamInfo::Pointer;
     QualType Pointee = PT->getPointeeType();
@@ -327,7 +328,7 @@ ParamInfo describeParam(ASTContext &Ctx, StringRef Name, QualType T) {
 
 void recordFunction(ASTContext &Ctx, const FunctionDecl *FD, TranslationUnitInfo &Info) {
   DeviceFunctionInfo F;
-  F.IRName = ASTNameGenerator(Ctx).getName(FD);
+  F.IRName = irNameOf(Ctx, FD);
   F.TheRole = isKernel(FD)      ? DeviceFunctionInfo::Kernel
               : isVectorize(FD) ? DeviceFunctionInfo::Vectorize
               : isGuvectorize(FD) ? DeviceFunctionInfo::Guvectorize
@@ -382,6 +383,7 @@ void DeviceChecksConsumer::HandleTranslationUnit(ASTContext &Ctx) {
         continue;
       if (isKernel(FD) && FD->hasAttr<CUDADeviceAttr>())
         St.error(FD->getLocation(), "'%0' cannot be both 'kernel' and 'device'") << nameOf(FD);
+      checkCallingConvention(St.Diags, FD);
       Roots.push_back(FD);
       St.reach(FD, FD);
     }

@@ -132,6 +132,8 @@ void stripHostAttributes(Function &F) {
     F.removeFnAttr(Attribute::NoInline);
   if (F.hasPersonalityFn())
     F.setPersonalityFn(nullptr);
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    F.removeParamAttr(I, IndirectArgAttr);
 }
 
 /// Moves a `shared` array into the shared address space. Shared memory cannot
@@ -267,18 +269,26 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
 
   for (Function &F : Dev->functions()) {
     stripHostAttributes(F);
+    // x86-64 conventions (ms_abi, regcall, preserve_most, …) mean nothing to NVPTX: device
+    // functions use PTX's one convention, and so must every call of them (below).
+    F.setCallingConv(DeviceKernels.count(&F) ? CallingConv::PTX_Kernel : CallingConv::C);
     if (F.isDeclaration())
       continue;
     if (DeviceKernels.count(&F)) {
       F.setLinkage(GlobalValue::ExternalLinkage);
       F.setVisibility(GlobalValue::DefaultVisibility);
-      F.setCallingConv(CallingConv::PTX_Kernel);
     } else {
       F.setLinkage(GlobalValue::InternalLinkage);
-      F.setCallingConv(CallingConv::C);
     }
     F.setComdat(nullptr);
   }
+  for (Function &F : Dev->functions())
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (Function *Callee = Call->getCalledFunction())
+          Call->setCallingConv(Callee->getCallingConv());
+  for (KernelEntry &K : Kernels)
+    widenKernelParams(*cast<Function>(VMap[K.Fn]));
   for (GlobalVariable &GV : Dev->globals())
     if (!GV.isDeclaration()) {
       GV.setLinkage(GlobalValue::InternalLinkage);

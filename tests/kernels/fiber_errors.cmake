@@ -38,3 +38,8 @@ kp_kernel_expect(fiber_big_frame fiber_errors_expect EXPECT fail ARGS big_frame 
   STDERR "kernplug: error: kernel 'big_frame', block (0, 0, 0), thread (0, 0, 0): stack overflow")
 kp_kernel_expect(fiber_big_frame_raised fiber_errors_expect EXPECT success ARGS big_frame
   ENV ${cpu} KP_CPU_STACK_SIZE=2097152 STDOUT "fiber_errors big_frame: finished")
+# The same through a helper's frame: every function the kernel reaches probes its stack.
+kp_kernel_expect(fiber_helper_frame fiber_errors_expect EXPECT fail ARGS helper_frame ENV ${cpu}
+  STDERR "kernplug: error: kernel 'helper_frame', block (0, 0, 0), thread (1, 0, 0): stack overflow")
+kp_kernel_expect(fiber_helper_frame_raised fiber_errors_expect EXPECT success ARGS helper_frame
+  ENV ${cpu} KP_CPU_STACK_SIZE=1048576 STDOUT "fiber_errors helper_frame: finished")
