@@ -135,6 +135,16 @@ int kp_alloc_table_overlap(const void *ptr, size_t bytes, kp_alloc_info *out) {
   return found;
 }
 
+int kp_alloc_table_neighbours(const void *ptr, kp_alloc_info *below, kp_alloc_info *above) {
+  int found = 0;
+  pthread_rwlock_rdlock(&g_lock);
+  size_t i = upper_bound((uintptr_t)ptr);
+  if (i > 0) *below = g_entries[i - 1], found |= 1;
+  if (i < g_count) *above = g_entries[i], found |= 2;
+  pthread_rwlock_unlock(&g_lock);
+  return found;
+}
+
 int kp_alloc_table_find(const void *ptr, void **start, size_t *bytes) {
   kp_alloc_info e;
   if (!kp_alloc_table_lookup(ptr, &e)) return 0;

@@ -49,6 +49,9 @@ kp_error kp_vfail(kp_error code, const char *fmt, va_list ap);
 /* For errors after which nothing can continue (a device primitive the CPU cannot honour
  * called from inside a kernel): prints and aborts whatever the error mode. */
 KP_NORETURN void kp_fatal(const char *fmt, ...) KP_PRINTF(1, 2);
+/* cpu_fault.c: drops the calling thread's kernel fault guard, so that the runtime's own
+ * abort() on a worker aborts instead of failing the launch like an abort() in kernel code. */
+void kp_fault_guard_drop(void);
 
 /* ---- backends (backend.c) ---------------------------------------------------------------- */
 
@@ -83,14 +86,16 @@ typedef struct kp_backend {
   kp_error (*launch)(kp_kernel_desc *kernel, const kp_launch_config *cfg, void **args);
   /* Memory (docs/memory.md). alloc/release: device memory on the calling thread's device,
    * also for the runtime's temporaries (staging, reduce, automatic transfers); from the
-   * stream-ordered pool where the driver has one. */
+   * stream-ordered pool where the driver has one. release and release_kind are given the
+   * size that was allocated (the CPU backend unmaps exactly its mapping). */
   kp_error (*alloc)(size_t bytes, void **out, const char *what);
-  kp_error (*release)(void *ptr, const char *what);
+  kp_error (*release)(void *ptr, size_t bytes, const char *what);
   /* Memory of a kind (DEVICE, MANAGED or PINNED) on the calling thread's device, which is
    * stored in *device; release_kind frees it on that device. */
   kp_error (*alloc_kind)(kp_memory_kind kind, size_t bytes, void **out, int *device,
                          const char *what);
-  kp_error (*release_kind)(kp_memory_kind kind, int device, void *ptr, const char *what);
+  kp_error (*release_kind)(kp_memory_kind kind, int device, void *ptr, size_t bytes,
+                           const char *what);
   /* Page-locks existing host memory (kp_register) and undoes it. */
   kp_error (*register_host)(void *ptr, size_t bytes, const char *what);
   kp_error (*unregister_host)(void *ptr, const char *what);
@@ -195,6 +200,9 @@ int kp_alloc_table_remove(const void *ptr, kp_alloc_info *out);
 int kp_alloc_table_lookup(const void *ptr, kp_alloc_info *out);
 /* The first allocation overlapping [ptr, ptr + bytes): returns 1 and fills *out, or 0. */
 int kp_alloc_table_overlap(const void *ptr, size_t bytes, kp_alloc_info *out);
+/* The allocations around ptr, for messages: the last one starting at or below it in *below
+ * (bit 1 of the result) and the first one starting above it in *above (bit 2). */
+int kp_alloc_table_neighbours(const void *ptr, kp_alloc_info *below, kp_alloc_info *above);
 /* Finds the device-side allocation (device or managed) containing ptr; returns 1 and its
  * start and size, or 0 (also for pinned and registered host memory, which is host memory). */
 int kp_alloc_table_find(const void *ptr, void **start, size_t *bytes);

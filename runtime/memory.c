@@ -74,7 +74,7 @@ static void *allocate(kp_memory_kind kind, size_t bytes, const char *what) {
   if (be->alloc_kind(kind, bytes, &p, &device, what)) return NULL;
   kp_alloc_info info = {p, bytes, kind, device, what, 0};
   if (kp_alloc_table_insert(&info)) {
-    be->release_kind(kind, device, p, what);
+    be->release_kind(kind, device, p, bytes, what);
     kp_fail(KP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the table of allocations",
             what);
     return NULL;
@@ -94,7 +94,7 @@ KP_EXPORT void *kp_pinned_alloc_bytes(size_t bytes) {
 
 static void free_entry(const kp_alloc_info *e, const char *what) {
   remember_freed(e->start);
-  kp_backend_get()->release_kind(e->kind, e->device, e->start, what);
+  kp_backend_get()->release_kind(e->kind, e->device, e->start, e->bytes, what);
 }
 
 KP_EXPORT void *kp_to_device_bytes(const void *host, size_t bytes) {

@@ -46,7 +46,7 @@ static void *worker_main(void *p) {
   return NULL;
 }
 
-int kp_pool_start(int participants, char *why, size_t why_size) {
+int kp_pool_start(int participants, size_t stack_bytes, char *why, size_t why_size) {
   static worker_arg args[1024];
   if (participants < 1) participants = 1;
   if (participants > (int)(sizeof args / sizeof args[0]))
@@ -54,8 +54,10 @@ int kp_pool_start(int participants, char *why, size_t why_size) {
   g_args = args;
   pthread_attr_t attr;
   pthread_attr_init(&attr);
-  /* Kernels may keep sizeable local arrays; give workers the usual main-thread stack. */
-  pthread_attr_setstacksize(&attr, 8u << 20);
+  pthread_attr_setstacksize(&attr, stack_bytes);
+  /* A guard as large as a fiber's (fiber.c), so that a big frame faults on it, and
+   * cpu_fault.c reports a stack overflow, rather than landing in another mapping. */
+  pthread_attr_setguardsize(&attr, 64 * 1024);
   int started = 1;
   for (int i = 1; i < participants; i++) {
     args[i].index = i;

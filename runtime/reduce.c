@@ -112,7 +112,7 @@ KP_EXPORT kp_error kp_reduce_bytes(const void *f, const char *f_expr, int type, 
   if (!err && stream) err = be->synchronize(what);
   if (!err) err = be->to_host(result, last, esize, what);
   if (tmp) {
-    kp_error freed = be->release(tmp, what);
+    kp_error freed = be->release(tmp, 2 * half, what);
     if (!err) err = freed;
   }
   kp_error finished = kp_operand_finish(&input, in_what);
