@@ -85,11 +85,13 @@ static void explain_fault(char *msg, size_t size, const kp_cpu_fault_guard *f, i
              "arrays); give that thread a larger stack (ulimit -s for the main thread), set "
              "KP_CPU_WORKER_STACK for the worker threads, or put less on the stack",
              kp_cpu_thread_stack(&low));
-  } else {
+  } else if (f->signo == SIGSEGV || f->signo == SIGBUS) {
     int n = snprintf(msg, size, "%s at address %p on the CPU backend (on a GPU: %s)",
                      kp_cpu_fault_describe(f), f->addr, kp_cpu_fault_gpu_equivalent(f));
-    if (n > 0 && (size_t)n < size && (f->signo == SIGSEGV || f->signo == SIGBUS))
-      kp_cpu_describe_address(msg + n, size - (size_t)n, f->addr);
+    if (n > 0 && (size_t)n < size) kp_cpu_describe_address(msg + n, size - (size_t)n, f->addr);
+  } else { /* the address of an instruction or nothing: not worth printing */
+    snprintf(msg, size, "%s on the CPU backend (on a GPU: %s)", kp_cpu_fault_describe(f),
+             kp_cpu_fault_gpu_equivalent(f));
   }
 }
 

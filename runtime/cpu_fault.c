@@ -183,7 +183,8 @@ const char *kp_cpu_fault_describe(const kp_cpu_fault_guard *g) {
 const char *kp_cpu_fault_gpu_equivalent(const kp_cpu_fault_guard *g) {
   switch (g->signo) {
   case SIGILL: return "CUDA_ERROR_LAUNCH_FAILED";
-  case SIGABRT: return "CUDA_ERROR_ASSERT after an assert, CUDA_ERROR_LAUNCH_FAILED after abort()";
+  case SIGABRT:
+    return "CUDA_ERROR_ASSERT after a failed assert(), CUDA_ERROR_LAUNCH_FAILED after abort()";
   case SIGFPE: return "no error but an undefined result";
   default: return "CUDA_ERROR_ILLEGAL_ADDRESS";
   }
