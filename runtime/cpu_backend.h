@@ -25,6 +25,8 @@ int kp_pool_size(void);
 /* Runs task(ctx, i) for i in [0, participants) — the caller is participant 0 — and returns
  * when all have finished. Serialised: one grid at a time. */
 void kp_pool_run(kp_pool_task task, void *ctx);
+/* In the child of fork(): no workers are left; reset the locks, restart on the next run. */
+void kp_pool_after_fork_child(void);
 
 /* ---- cpu_memory.c ------------------------------------------------------------------------ */
 

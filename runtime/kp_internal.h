@@ -168,6 +168,22 @@ const kp_backend *kp_cpu_backend_init(char *why, size_t why_size);
 /* The CUDA backend (backend_cuda.c); NULL with the reason in `why` when it cannot start. */
 const kp_backend *kp_cuda_backend_init(char *why, size_t why_size);
 
+/* ---- fork() (fork.c) ------------------------------------------------------------------------ */
+
+/* The phases of pthread_atfork: before the fork (take the lock, so that the child's copy of
+ * what it guards is whole), then in the parent (release it) or in the child (make it anew:
+ * the child is single-threaded and a mutex "held" by the forking thread is not its own). */
+typedef enum kp_fork_phase { KP_FORK_PREPARE, KP_FORK_PARENT, KP_FORK_CHILD } kp_fork_phase;
+/* Registers the runtime's fork handlers (once; backend.c calls it on first use). */
+void kp_fork_install(void);
+/* Each module's part (every lock taken here is a leaf: none is held while taking another). */
+void kp_alloc_table_fork(kp_fork_phase phase);
+void kp_memory_fork(kp_fork_phase phase);
+void kp_stream_fork(kp_fork_phase phase);
+/* backend.c, in the child: the CUDA backend becomes an error (CUDA cannot be used after fork),
+ * the CPU backend's pool starts again. */
+void kp_backend_after_fork_child(void);
+
 /* ---- environment helpers (env.c) --------------------------------------------------------- */
 
 /* Parses a positive integer environment variable; returns `fallback` when unset and -1 (after

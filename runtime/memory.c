@@ -23,6 +23,12 @@ static void remember_freed(const void *p) {
   pthread_mutex_unlock(&g_freed_lock);
 }
 
+void kp_memory_fork(kp_fork_phase phase) {
+  if (phase == KP_FORK_PREPARE) pthread_mutex_lock(&g_freed_lock);
+  else if (phase == KP_FORK_PARENT) pthread_mutex_unlock(&g_freed_lock);
+  else g_freed_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+}
+
 int kp_memory_was_freed(const void *p) {
   int found = 0;
   pthread_mutex_lock(&g_freed_lock);
