@@ -60,6 +60,7 @@ void kp_backend_after_fork_child(void) {
   if (!g_backend) return;
   if (g_backend->host_memory) {
     kp_pool_after_fork_child();
+    kp_cpu_watchdog_after_fork_child();
     return;
   }
   g_backend = NULL;

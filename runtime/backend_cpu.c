@@ -53,6 +53,7 @@ typedef struct cpu_grid {
   unsigned long long total_blocks, chunk;
   atomic_ullong next_block;
   atomic_int failed;     /* set once by the first participant that fails */
+  _Atomic unsigned long long watch; /* the watchdog's number for it (0: not watched) */
   char message[1024];    /* its error, read after kp_pool_run returns */
 } cpu_grid;
 
@@ -85,6 +86,11 @@ static void explain_fault(char *msg, size_t size, const kp_cpu_fault_guard *f, i
              "arrays); give that thread a larger stack (ulimit -s for the main thread), set "
              "KP_CPU_WORKER_STACK for the worker threads, or put less on the stack",
              kp_cpu_thread_stack(&low));
+  } else if (f->signo == KP_CPU_TIMEOUT_SIGNAL) {
+    snprintf(msg, size,
+             "did not finish within KP_CPU_TIMEOUT_MS=%lld ms; the CPU backend's watchdog "
+             "stopped it (a kernel that never returns: check its loop conditions)",
+             kp_cpu_timeout_ms);
   } else if (f->signo == SIGSEGV || f->signo == SIGBUS) {
     int n = snprintf(msg, size, "%s at address %p on the CPU backend (on a GPU: %s)",
                      kp_cpu_fault_describe(f), f->addr, kp_cpu_fault_gpu_equivalent(f));
@@ -145,6 +151,7 @@ static int replay_to_find_thread(const cpu_grid *g, kp_cpu_thread_state *st,
                                  kp_cpu_block_runner *runner, kp_cpu_fault_guard *fault) {
   kp_cpu_fault_guard replay;
   replay.stacks = NULL;
+  replay.launch = fault->launch;
   if (sigsetjmp(replay.env, 0)) {
     kp_cpu_fault_recovered(&replay);
     st->runner = NULL;
@@ -191,12 +198,21 @@ static void run_blocks(void *p, int participant) {
   kp_cpu_fault_prepare_thread();
   kp_cpu_fault_guard guard;
   guard.stacks = NULL;
+  guard.launch = NULL;
+  if (kp_cpu_timeout_ms) {
+    kp_cpu_watchdog_enter(participant);
+    if (participant == 0) atomic_store(&g->watch, kp_cpu_watchdog_begin(g->kernel->name));
+    guard.launch = &g->watch;
+  }
   if (sigsetjmp(guard.env, 0)) { /* a fault in kernel code (cpu_fault.c) */
     kp_cpu_fault_recovered(&guard);
     st->runner = NULL;
-    record_fault(g, &guard,
-                 g->block_entry ? replay_to_find_thread(g, st, runner, &guard) : 1,
-                 participant);
+    /* A block entry hides which thread it was in; after a timeout, replaying would only run
+     * the endless kernel again. */
+    int thread_known = !g->block_entry ||
+                       (guard.signo != KP_CPU_TIMEOUT_SIGNAL &&
+                        replay_to_find_thread(g, st, runner, &guard));
+    record_fault(g, &guard, thread_known, participant);
     goto out;
   }
   kp_cpu_fault_armed = &guard;
@@ -256,8 +272,10 @@ static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void 
   g.chunk = g.total_blocks / per ? g.total_blocks / per : 1;
   atomic_init(&g.next_block, 0);
   atomic_init(&g.failed, 0);
+  atomic_init(&g.watch, 0);
   kp_note_launched_kernel(k->name);
   kp_pool_run(run_blocks, &g);
+  if (kp_cpu_timeout_ms) kp_cpu_watchdog_end(atomic_load(&g.watch));
   if (atomic_load(&g.failed)) return kp_fail(KP_ERROR_LAUNCH, "%s", g.message);
   return KP_SUCCESS;
 }
@@ -384,6 +402,10 @@ static void cpu_detect(void) {
          g_stack_bytes);
   printf("Worker stacks: %zu bytes per worker thread (KP_CPU_WORKER_STACK sets it)\n",
          g_worker_stack_bytes);
+  if (kp_cpu_timeout_ms)
+    printf("Watchdog: a launch fails after %lld ms (KP_CPU_TIMEOUT_MS)\n", kp_cpu_timeout_ms);
+  else
+    printf("Watchdog: off (KP_CPU_TIMEOUT_MS sets a time limit per launch)\n");
   printf("Summary:\n\t0 CUDA devices in use; kernels run on %d CPU threads\n", kp_pool_size());
 }
 
@@ -416,6 +438,7 @@ const kp_backend *kp_cpu_backend_init(char *why, size_t why_size) {
   g_worker_stack_bytes = (size_t)worker_stack;
   int started = kp_pool_start((int)n, g_worker_stack_bytes, why, why_size);
   if (started < 1) return NULL;
+  if (kp_cpu_watchdog_init(started, why, why_size) != 0) return NULL;
   g_shared_buffers = calloc((size_t)started, sizeof *g_shared_buffers);
   g_runners = calloc((size_t)started, sizeof *g_runners);
   if (!g_shared_buffers || !g_runners) {

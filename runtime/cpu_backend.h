@@ -103,11 +103,16 @@ typedef struct kp_cpu_fault_guard {
   int thread_stack_overflow;      /* the thread ran off its own stack (worker or caller) */
   const kp_fiber_stacks *stacks;  /* the fiber stacks in use, or NULL */
   sigset_t mask;                  /* the signal mask when the fault happened */
+  /* The watchdog's number for the launch (cpu_watchdog.c), read when it interrupts; NULL
+   * when the watchdog is off. */
+  const _Atomic unsigned long long *launch;
 } kp_cpu_fault_guard;
 extern _Thread_local kp_cpu_fault_guard *kp_cpu_fault_armed
     __attribute__((tls_model("initial-exec")));
 /* Installs the process's fault handlers (once) and this thread's alternate signal stack. */
 void kp_cpu_fault_prepare_thread(void);
+/* From a signal handler (uc: its context): records sig and addr in g and jumps to g->env. */
+KP_NORETURN void kp_cpu_fault_jump(kp_cpu_fault_guard *g, int sig, void *addr, void *uc);
 /* Call first thing after a jump to g->env: restores the signal mask of the faulting code. */
 void kp_cpu_fault_recovered(const kp_cpu_fault_guard *g);
 /* "invalid memory access (SIGSEGV)", … */
@@ -117,6 +122,23 @@ const char *kp_cpu_fault_gpu_equivalent(const kp_cpu_fault_guard *g);
 /* The calling thread's stack: its size, and its lowest address in *low (0 and NULL when
  * unknown). Found once per thread. */
 size_t kp_cpu_thread_stack(const char **low);
+
+/* ---- cpu_watchdog.c ---------------------------------------------------------------------- */
+
+/* KP_CPU_TIMEOUT_MS, 0 when off (the default): the launch path tests only this. */
+extern long long kp_cpu_timeout_ms;
+/* The signal that interrupts a kernel past its time (handled only while the watchdog is on). */
+#define KP_CPU_TIMEOUT_SIGNAL SIGURG
+/* Reads KP_CPU_TIMEOUT_MS; 0, or -1 with the reason in why. */
+int kp_cpu_watchdog_init(int participants, char *why, size_t why_size);
+/* Each participant of a watched launch, before running kernel code. */
+void kp_cpu_watchdog_enter(int participant);
+/* Participant 0, holding the pool: a launch of `kernel` starts now. Returns its number (0:
+ * not watched); kp_cpu_watchdog_end(number) once every participant is done. */
+unsigned long long kp_cpu_watchdog_begin(const char *kernel);
+void kp_cpu_watchdog_end(unsigned long long launch);
+/* In the child of fork(): the watchdog thread is gone; start it again when needed. */
+void kp_cpu_watchdog_after_fork_child(void);
 
 /* ---- cpu_block.c ------------------------------------------------------------------------- */
 

@@ -83,22 +83,23 @@ static int thread_stack_overflow(const kp_cpu_fault_guard *g, uintptr_t addr, ui
   return sp && sp < low && low - sp <= (uintptr_t)1 << 40; /* off the stack, not elsewhere */
 }
 
+void kp_cpu_fault_jump(kp_cpu_fault_guard *g, int sig, void *addr, void *uc) {
+  kp_cpu_fault_armed = NULL;
+  g->signo = sig;
+  g->addr = addr;
+  g->stack_overflow = kp_fiber_stacks_guard_hit(g->stacks, addr);
+  g->thread_stack_overflow = !g->stack_overflow && (sig == SIGSEGV || sig == SIGBUS) &&
+                             thread_stack_overflow(g, (uintptr_t)addr, stack_pointer_of(uc));
+  /* The mask to go back to: the one the kernel code ran with. Leaving the handler by a jump
+   * keeps whatever the handler ran with, and a wrapper such as TSan's blocks every signal
+   * around handlers: the next fault would then kill the process. */
+  g->mask = ((const ucontext_t *)uc)->uc_sigmask;
+  siglongjmp(g->env, 1);
+}
+
 static void on_fault(int sig, siginfo_t *info, void *uc) {
   kp_cpu_fault_guard *g = kp_cpu_fault_armed;
-  if (g && raised_here(info)) {
-    kp_cpu_fault_armed = NULL;
-    g->signo = sig;
-    g->addr = info->si_addr;
-    g->stack_overflow = kp_fiber_stacks_guard_hit(g->stacks, info->si_addr);
-    g->thread_stack_overflow =
-        !g->stack_overflow && (sig == SIGSEGV || sig == SIGBUS) &&
-        thread_stack_overflow(g, (uintptr_t)info->si_addr, stack_pointer_of(uc));
-    /* The mask to go back to: the one the kernel code ran with. Leaving the handler by a jump
-     * keeps whatever the handler ran with, and a wrapper such as TSan's blocks every signal
-     * around handlers: the next fault would then kill the process. */
-    g->mask = ((const ucontext_t *)uc)->uc_sigmask;
-    siglongjmp(g->env, 1);
-  }
+  if (g && raised_here(info)) kp_cpu_fault_jump(g, sig, info->si_addr, uc);
   for (int i = 0; i < NSIG_HANDLED; i++)
     if (g_signals[i] == sig) forward(i, sig, info, uc);
 }

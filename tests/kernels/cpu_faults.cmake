@@ -42,6 +42,21 @@ kp_kernel_expect(cpu_faults_past_end_recover cpu_faults_errors_expect EXPECT suc
   ARGS past_end_recover ENV ${cpu}
   STDOUT "past_end: kernel 'write_past_end'" "cpu_faults past_end_recover: finished")
 
+# KP_CPU_TIMEOUT_MS: a kernel that never returns fails the launch after that long, naming the
+# kernel and block; in return mode the program goes on, also after a kernel stopped while it
+# printed or waited at a barrier.
+kp_kernel_expect(cpu_faults_timeout cpu_faults_errors_expect EXPECT fail ARGS timeout
+  ENV ${cpu} KP_CPU_TIMEOUT_MS=300
+  STDERR "kernplug: error: kernel 'spin', block (" "did not finish within KP_CPU_TIMEOUT_MS=300 ms; the CPU backend's watchdog stopped it")
+kp_kernel_expect(cpu_faults_timeout_recover cpu_faults_errors_expect EXPECT success
+  ARGS timeout_recover ENV ${cpu} KP_CPU_TIMEOUT_MS=300
+  STDOUT "spin: kernel 'spin', block (" "spin_printing: kernel 'spin_printing', block ("
+         "spin_at_barrier: kernel 'spin_at_barrier', block ("
+         "cpu_faults timeout_recover: finished")
+kp_kernel_expect(cpu_faults_timeout_invalid cpu_faults_errors_expect EXPECT fail ARGS trap
+  ENV ${cpu} KP_CPU_TIMEOUT_MS=soon
+  STDERR "KP_CPU_TIMEOUT_MS=soon is not a whole number between 1 and")
+
 # Under ThreadSanitizer (the program instrumented, not the runtime): TSan's wrapper blocks
 # every signal around a handler, so the runtime restores the faulting code's signal mask after
 # each fault; before it did, the second fault (the replay that names the thread) killed the

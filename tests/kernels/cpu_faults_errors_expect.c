@@ -1,5 +1,6 @@
 /* cpu_faults_errors_expect.c — kernels that trap, abort, fail an assert, overflow a worker
- * thread's stack or write past the end of a device array; cpu_faults.cmake checks that the
+ * thread's stack, write past the end of a device array or never return (KP_CPU_TIMEOUT_MS);
+ * cpu_faults.cmake checks that the
  * CPU backend reports each as a launch error naming the kernel, block and thread (and, in
  * return mode, stays usable) instead of dying with a signal.
  *   cpu_faults_errors_expect <scenario>   (scenarios: see main) */
@@ -47,6 +48,31 @@ __attribute__((kernel)) void write_past_end(int *out, int n) {
   int i = grid(1);
   out[i] = i;
   if (i == n - 1) out[n] = -1;
+}
+
+/* Never returns while *stop is 0 (volatile: the loop cannot be assumed to end). */
+__attribute__((kernel)) void spin(int *stop, int *out) {
+  int i = grid(1);
+  while (*(volatile int *)stop == 0) {
+  }
+  out[i] = i;
+}
+
+/* The same, printing now and then: the watchdog must not stop it inside printf. */
+__attribute__((kernel)) void spin_printing(int *stop, int *out) {
+  int i = grid(1);
+  for (long k = 0; *(volatile int *)stop == 0; k++)
+    if (k % 4000000 == 0) printf("spin_printing: thread %d still running\n", i);
+  out[i] = i;
+}
+
+/* With a barrier: the block runs as fibers (or split), and is stopped all the same. */
+__attribute__((kernel)) void spin_at_barrier(int *stop, int *out) {
+  int i = grid(1);
+  syncthreads();
+  while (threadIdx.x == 3 && *(volatile int *)stop == 0) {
+  }
+  out[i] = i;
 }
 
 static int *device_ints(int n) {
@@ -179,6 +205,26 @@ int main(int argc, char **argv) {
     expect_launch_error("past_end");
     kp_free(full);
     check_still_usable();
+  } else if (!strcmp(s, "timeout")) {
+    int *stop = device_ints(1);
+    launch(spin, 4, 32)(stop, out);
+  } else if (!strcmp(s, "timeout_recover")) {
+    /* Each endless kernel fails after KP_CPU_TIMEOUT_MS; the program goes on. */
+    kp_set_error_mode(KP_ERRORS_RETURN);
+    int *stop = device_ints(1);
+    launch(spin, 4, 32)(stop, out);
+    expect_launch_error("spin");
+    check_still_usable();
+    launch(spin_printing, 2, 4)(stop, out);
+    expect_launch_error("spin_printing");
+    check_still_usable();
+    launch(spin_at_barrier, 2, 32)(stop, out);
+    expect_launch_error("spin_at_barrier");
+    check_still_usable();
+    int one = 1;
+    copy_to_device(stop, &one, 1); /* now they end: the watchdog lets finished kernels be */
+    launch(spin, 4, 32)(stop, out);
+    KT_CHECK(kp_last_error() == KP_SUCCESS, "%s", kp_last_error_message());
   } else {
     fprintf(stderr, "unknown scenario %s\n", s);
     return 2;
