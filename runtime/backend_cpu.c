@@ -272,7 +272,6 @@ static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void 
   g.chunk = g.total_blocks / per ? g.total_blocks / per : 1;
   atomic_init(&g.next_block, 0);
   atomic_init(&g.failed, 0);
-  atomic_init(&g.watch, 0);
   kp_note_launched_kernel(k->name);
   kp_pool_run(run_blocks, &g);
   if (kp_cpu_timeout_ms) kp_cpu_watchdog_end(atomic_load(&g.watch));

@@ -35,7 +35,7 @@ void kp_pool_after_fork_child(void);
  * out-of-memory error naming `what`); kp_cpu_map_quiet returns 0 or an errno value. */
 kp_error kp_cpu_map(size_t bytes, void **out, const char *what);
 int kp_cpu_map_quiet(size_t bytes, void **out);
-/* Unmaps what kp_cpu_map(bytes) returned (NULL: nothing). */
+/* Unmaps what kp_cpu_map(bytes) returned (NULL: nothing), or keeps it for reuse. */
 void kp_cpu_unmap(void *p, size_t bytes);
 /* Appends to a fault message what `addr` is near: ", 4 bytes past the end of the device
  * array of 256 bytes at 0x… (from device_array); check the indices …". */

@@ -4,7 +4,7 @@
  * help, its first launch waited forever for worker threads that do not exist, and any lock
  * another thread held at the fork stayed held. pthread_atfork handlers fix both: before the
  * fork the runtime takes its data-structure locks (allocation table, freed-pointer ring,
- * stream and event handles), so that the child's copies are consistent; the parent releases
+ * stream and event handles, the CPU backend's cache of mappings), so that the child's copies are consistent; the parent releases
  * them; the child makes them anew and resets the backend — the CPU backend's pool restarts
  * its workers on the child's first launch, the CUDA backend becomes an error that says why
  * (backend.c). Per-thread caches need nothing: the forking thread's are valid in the child,
@@ -14,6 +14,7 @@
 #include "kp_internal.h"
 
 static void prepare(void) {
+  kp_cpu_memory_fork(KP_FORK_PREPARE);
   kp_stream_fork(KP_FORK_PREPARE);
   kp_memory_fork(KP_FORK_PREPARE);
   kp_alloc_table_fork(KP_FORK_PREPARE);
@@ -23,12 +24,14 @@ static void parent(void) {
   kp_alloc_table_fork(KP_FORK_PARENT);
   kp_memory_fork(KP_FORK_PARENT);
   kp_stream_fork(KP_FORK_PARENT);
+  kp_cpu_memory_fork(KP_FORK_PARENT);
 }
 
 static void child(void) {
   kp_alloc_table_fork(KP_FORK_CHILD);
   kp_memory_fork(KP_FORK_CHILD);
   kp_stream_fork(KP_FORK_CHILD);
+  kp_cpu_memory_fork(KP_FORK_CHILD);
   kp_backend_after_fork_child();
 }
 

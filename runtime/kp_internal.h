@@ -180,6 +180,7 @@ void kp_fork_install(void);
 void kp_alloc_table_fork(kp_fork_phase phase);
 void kp_memory_fork(kp_fork_phase phase);
 void kp_stream_fork(kp_fork_phase phase);
+void kp_cpu_memory_fork(kp_fork_phase phase); /* the CPU backend's cache of mappings */
 /* backend.c, in the child: the CUDA backend becomes an error (CUDA cannot be used after fork),
  * the CPU backend's pool starts again. */
 void kp_backend_after_fork_child(void);
