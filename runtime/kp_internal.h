@@ -2,9 +2,10 @@
  *
  * The runtime is split by responsibility: error.c (reporting), registry.c (modules from the
  * plugin), launch.c (launch() configuration and checks), backend.c (KP_BACKEND choice),
- * backend_cpu.c + pool.c + cpu_block.c + fiber.c + cpu_fault.c + cpu_device.c (the CPU
- * backend, whose shared declarations are in cpu_backend.h), backend_cuda.c (the driver API),
- * memory.c + alloc_table.c (explicit transfers), stream.c + cuda_stream.c + cpu_stream.c
+ * backend_cpu.c + pool.c + cpu_block.c + fiber.c + cpu_fault.c + cpu_memory.c +
+ * cpu_watchdog.c + cpu_device.c (the CPU backend, whose shared declarations are in
+ * cpu_backend.h), backend_cuda.c (the driver API), fork.c (pthread_atfork), memory.c +
+ * alloc_table.c + counts.c (explicit transfers), stream.c + cuda_stream.c + cpu_stream.c
  * (streams and events, declared in stream.h), detect.c (kp_detect). */
 #ifndef KP_INTERNAL_H
 #define KP_INTERNAL_H
