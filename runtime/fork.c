@@ -3,12 +3,13 @@
  * The child of a multi-threaded process has one thread: the one that called fork(). Without
  * help, its first launch waited forever for worker threads that do not exist, and any lock
  * another thread held at the fork stayed held. pthread_atfork handlers fix both: before the
- * fork the runtime takes its data-structure locks (allocation table, freed-pointer ring,
- * stream and event handles, the CPU backend's cache of mappings), so that the child's copies are consistent; the parent releases
- * them; the child makes them anew and resets the backend — the CPU backend's pool restarts
- * its workers on the child's first launch, the CUDA backend becomes an error that says why
- * (backend.c). Per-thread caches need nothing: the forking thread's are valid in the child,
- * and new workers start with empty ones. The registry (registry.c) keeps its own rules. */
+ * fork the runtime takes its data-structure locks (allocation table, freed-pointer ring, stream
+ * and event handles, the CPU backend's cache of mappings), so that the child's copies are
+ * consistent; the parent releases them; the child makes them anew and resets the backend — the
+ * CPU backend's pool restarts its workers on the child's first launch, the CUDA backend becomes
+ * an error that says why (backend.c). Per-thread caches need nothing: the forking thread's are
+ * valid in the child, and new workers start with empty ones. The registry (registry.c) keeps
+ * its own rules. */
 #include <pthread.h>
 
 #include "kp_internal.h"

@@ -47,8 +47,10 @@ static int size_mistake(const char *s) {
     host[3] = 42;
     if (!strcmp(s, "size_copy_to_host")) copy_to_host(host, small, HUGE_COUNT);
     else if (!strcmp(s, "size_copy_to_device")) copy_to_device(small, host, HUGE_COUNT);
-    else if (!strcmp(s, "size_copy_to_host_async")) copy_to_host_async(host, small, HUGE_COUNT, NULL);
-    else if (!strcmp(s, "size_copy_to_device_async")) copy_to_device_async(small, host, HUGE_COUNT, NULL);
+    else if (!strcmp(s, "size_copy_to_host_async"))
+      copy_to_host_async(host, small, HUGE_COUNT, NULL);
+    else if (!strcmp(s, "size_copy_to_device_async"))
+      copy_to_device_async(small, host, HUGE_COUNT, NULL);
     else return 0;
     KT_CHECK(host[3] == 42, "the copy ran: host[3] = %g", host[3]);
     return 1;
