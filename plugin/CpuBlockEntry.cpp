@@ -233,7 +233,8 @@ BlockEntryFrame beginBlockEntry(Function *Body, Function *BodyClone, const std::
   for (Attribute A : Body->getAttributes().getFnAttrs())
     if (A.isStringAttribute())
       F->addFnAttr(A);
-  F->removeFnAttr("probe-stack"); // never on a fiber stack
+  // probe-stack stays: a block entry runs on a worker's stack, whose guard a large frame
+  // must not jump (the body's frame is inlined here).
   F->addFnAttr(Attribute::NoUnwind);
   F->addFnAttr(BlockEntryAttr);
   // Kept out of the per-thread entry, which would otherwise get a second copy of the loop.
