@@ -204,6 +204,23 @@ public:
     return true;
   }
 
+  /// NVPTX converts between floating point and integers wider than 64 bits by calls into
+  /// compiler-rt (__floattidf, __fixdfti, ...), which the GPU does not have.
+  bool VisitCastExpr(CastExpr *E) {
+    CastKind K = E->getCastKind();
+    if (K != CK_IntegralToFloating && K != CK_FloatingToIntegral)
+      return true;
+    QualType From = E->getSubExpr()->getType(), To = E->getType();
+    QualType Int = K == CK_IntegralToFloating ? From : To;
+    if (Int->isDependentType() || St.Ctx.getTypeSize(Int) <= 64)
+      return true;
+    St.error(E->getExprLoc(), "conversion from %0 to %1 is not supported in device code; "
+                              "convert through a 64-bit integer")
+        << From << To;
+    St.noteRoot(Current);
+    return true;
+  }
+
   bool VisitVAArgExpr(VAArgExpr *E) {
     if (!Current->isVariadic()) { // a variadic function is reported as a whole
       St.error(E->getBuiltinLoc(), "va_arg is not supported in device code");
