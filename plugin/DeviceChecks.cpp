@@ -259,9 +259,9 @@ private:
     if (ValueType->isIncompleteType() || ValueType->isDependentType())
       return;
     uint64_t Bytes = St.Ctx.getTypeSizeInChars(ValueType).getQuantity();
-    if (isDeviceAtomicSize(Bytes) || (Once && ReportedAtomic))
+    if (isDeviceAtomicSize(Bytes) || (Once && ReportedAtomicType))
       return;
-    ReportedAtomic = true;
+    ReportedAtomicType |= Once; // every use of an _Atomic variable would say the same
     St.error(L, "atomic operations on %0 (%1 bytes) are not supported in device code; the GPU "
                 "has atomics of 1, 2, 4 and 8 bytes")
         << ValueType << Bytes;
@@ -348,7 +348,7 @@ private:
   const FunctionDecl *Current;
   llvm::SmallPtrSet<const DeclRefExpr *, 16> CalleeRefs;
   bool ReportedLongDouble = false;
-  bool ReportedAtomic = false;
+  bool ReportedAtomicType = false;
 };
 
 /// Finds `shared` variables that no device code owns.
