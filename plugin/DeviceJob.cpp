@@ -1,6 +1,6 @@
 //===- DeviceJob.cpp - device code generation beside the host's -*- C++ -*-===//
 #include "DeviceJob.h"
-#include "DeviceSanitizers.h"
+#include "DeviceInstrumentation.h"
 
 #include "clang/Basic/Stack.h"
 #include "llvm/Bitcode/BitcodeReader.h"

@@ -1,6 +1,6 @@
 //===- DeviceModule.cpp - clone the device closure for NVPTX ----*- C++ -*-===//
 #include "DevicePass.h"
-#include "DeviceSanitizers.h"
+#include "DeviceInstrumentation.h"
 #include "IndirectBranches.h"
 
 #include "../attributes/Attributes.h"
@@ -314,7 +314,7 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
   for (size_t I = 0; I < Kernels.size(); ++I)
     setStaticSharedBytes(*Kernels[I].Fn, SharedBytes[I]);
 
-  lowerSanitizerChecks(*Dev);
+  lowerHostInstrumentation(*Dev);
   resetModuleFlags(*Dev);
   if (Opts.DebugLineInfo) {
     stripNonLineTableDebugInfo(*Dev);

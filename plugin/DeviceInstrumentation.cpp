@@ -1,4 +1,4 @@
-//===- DeviceSanitizers.cpp - sanitizer checks in device code ---*- C++ -*-===//
+//===- DeviceInstrumentation.cpp - host instrumentation in device code -*- C++ -*-===//
 //
 // -fsanitize=undefined (and integer, bounds, …) checks are emitted by clang
 // straight into the IR the device closure is cloned from: a branch to a call of
@@ -14,10 +14,14 @@
 // ASan, TSan and MSan instrument later in clang's pipeline, after the device
 // module is cloned; only their function attributes reach it. -fsanitize=function
 // and kcfi put a type hash before each function (metadata), which PTX cannot hold.
+// Other host instrumentation would call functions the GPU lacks (mcount,
+// __cyg_profile_func_enter), crash instruction selection (llvm.instrprof.*) or
+// emit directives ptxas rejects (patchable entries): it is dropped.
 //
 //===----------------------------------------------------------------------===//
-#include "DeviceSanitizers.h"
+#include "DeviceInstrumentation.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
@@ -143,7 +147,7 @@ bool isSanitizerData(const GlobalVariable &GV) {
   return true;
 }
 
-void lowerSanitizerChecks(Module &Dev) {
+void lowerHostInstrumentation(Module &Dev) {
   LLVMContext &C = Dev.getContext();
   SmallVector<CallBase *, 16> Handlers;
   SmallVector<CallInst *, 4> UbsanTraps;
@@ -171,9 +175,29 @@ void lowerSanitizerChecks(Module &Dev) {
     T->eraseFromParent();
   }
 
+  // Profiling counters and entry/exit hooks (inserted before this pass at -O0); none of
+  // them returns a value that code uses.
+  SmallVector<Instruction *, 8> Hooks;
+  for (Function &F : Dev)
+    for (Instruction &I : instructions(F))
+      if (const auto *Call = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = Call->getCalledFunction())
+          if (Callee->getName().starts_with("llvm.instrprof.") ||
+              is_contained({"__cyg_profile_func_enter", "__cyg_profile_func_exit", "mcount",
+                            "_mcount", "__fentry__"},
+                           Callee->getName()))
+            Hooks.push_back(&I);
+  for (Instruction *I : Hooks)
+    I->eraseFromParent();
+
   for (Function &F : Dev) {
     for (Attribute::AttrKind K : SanitizerAttrs)
       F.removeFnAttr(K);
+    for (StringRef A : {"instrument-function-entry", "instrument-function-exit",
+                        "instrument-function-entry-inlined", "instrument-function-exit-inlined",
+                        "patchable-function-entry", "patchable-function-prefix",
+                        "patchable-function"})
+      F.removeFnAttr(A);
     F.setMetadata(LLVMContext::MD_func_sanitize, nullptr);
     F.setMetadata(LLVMContext::MD_kcfi_type, nullptr);
   }

@@ -1,6 +1,6 @@
-//===- DeviceSanitizers.h - sanitizer checks in device code -----*- C++ -*-===//
-#ifndef KERNPLUG_PLUGIN_DEVICESANITIZERS_H
-#define KERNPLUG_PLUGIN_DEVICESANITIZERS_H
+//===- DeviceInstrumentation.h - host instrumentation in device code -*- C++ -*-===//
+#ifndef KERNPLUG_PLUGIN_DEVICEINSTRUMENTATION_H
+#define KERNPLUG_PLUGIN_DEVICEINSTRUMENTATION_H
 
 namespace llvm {
 class GlobalVariable;
@@ -13,11 +13,12 @@ namespace kernplug {
 /// names), which device code reaches only as a handler's argument.
 bool isSanitizerData(const llvm::GlobalVariable &GV);
 
-/// Makes the device module free of sanitizer runtime references: each UBSan
+/// Makes the device module free of host instrumentation runtimes: each UBSan
 /// handler call becomes a device-side report of its source location (once per
 /// location), followed by a trap where the host build would abort; sanitizer
-/// attributes and function metadata go.
-void lowerSanitizerChecks(llvm::Module &Dev);
+/// attributes and function metadata, profiling counters (-fprofile-instr-generate),
+/// entry/exit hooks (-pg, -finstrument-functions) and patchable entries go.
+void lowerHostInstrumentation(llvm::Module &Dev);
 
 /// Gives the CPU entries the plugin generated in the host module (`<k>.kp.cpu`,
 /// `<k>.kp.cpu_block`, the ufunc kernels' entries) the sanitizer attributes of
