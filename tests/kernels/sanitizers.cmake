@@ -26,4 +26,4 @@ set_tests_properties(kernel.ubsan_overflow.gpu PROPERTIES LABELS gpu
 
 kp_sanitize(kt_asan_kernel_expect -fsanitize=address)
 kp_kernel_expect(asan_kernel asan_kernel_expect EXPECT fail ENV KP_BACKEND=cpu
-                 STDERR "AddressSanitizer: heap-buffer-overflow" "past_the_end.kp.cpu")
+                 STDERR "AddressSanitizer: stack-buffer-overflow" "past_the_end.kp.cpu")
