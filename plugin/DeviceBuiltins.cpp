@@ -22,8 +22,8 @@ llvm::StringRef unsupportedBuiltinReason(llvm::StringRef Name) {
              "__builtin_alloca_with_align_uninitialized", "alloca",
              "GPU threads have no dynamic stack; use an array of constant size, dynamic shared "
              "memory or a device array")
-      .Cases("__builtin_va_start", "__builtin_va_end", "__builtin_va_copy", "__builtin_c23_va_start",
-             "variadic arguments are not supported in device code")
+      .Cases("__builtin_va_start", "__builtin_va_end", "__builtin_va_copy",
+             "__builtin_c23_va_start", "variadic arguments are not supported in device code")
       .Case("__builtin_set_flt_rounds", "the GPU's rounding mode cannot be changed")
       .Case("__builtin_thread_pointer", "the GPU has no thread pointer")
       .Cases("__builtin_canonicalize", "__builtin_canonicalizef", "__builtin_canonicalizel",

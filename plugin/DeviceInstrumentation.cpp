@@ -45,9 +45,9 @@ const char *const HandlerPrefix = "__ubsan_handle_";
 
 bool isHandler(const Function *F) { return F && F->getName().starts_with(HandlerPrefix); }
 
-/// "add_overflow_abort" -> "signed integer overflow in +" etc.; unknown checks by name.
+/// "add_overflow_abort" -> "integer overflow in addition" etc.; unknown checks by name.
 std::string describeCheck(StringRef Check) {
-  Check.consume_back("_minimal");
+  Check.consume_back("_minimal"); // -fsanitize-minimal-runtime: _minimal or _minimal_abort
   Check.consume_back("_abort");
   Check.consume_back("_minimal");
   Check.consume_back("_v1");
