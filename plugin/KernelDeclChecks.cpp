@@ -70,11 +70,12 @@ std::optional<SourceLocation> noReturnLoc(const FunctionDecl *FD) {
 /// Bytes and alignment of one parameter in PTX parameter space, never less
 /// than what NVPTX lays out: host ABI lowering may split a struct into
 /// eightbytes or pass it by value in memory (8-byte aligned), and the device
-/// data layout aligns integers wider than 64 bits to 16.
+/// data layout aligns integers wider than 64 bits to 16 (a complex float arrives as
+/// an 8-aligned pair).
 std::pair<uint64_t, uint64_t> paramSpace(const ASTContext &Ctx, QualType T) {
   uint64_t Size = Ctx.getTypeSizeInChars(T).getQuantity();
   uint64_t Align = Ctx.getTypeAlignInChars(T).getQuantity();
-  bool Scalar = T->isScalarType() && Size <= 8;
+  bool Scalar = T->isScalarType() && !T->isAnyComplexType() && Size <= 8;
   if (!Scalar) {
     Align = std::max<uint64_t>(Align, T->isIntegerType() ? 16 : 8);
     if (Size <= 16)
