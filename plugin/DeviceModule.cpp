@@ -1,5 +1,7 @@
 //===- DeviceModule.cpp - clone the device closure for NVPTX ----*- C++ -*-===//
 #include "DevicePass.h"
+#include "DeviceInstrumentation.h"
+#include "IndirectBranches.h"
 
 #include "../attributes/Attributes.h"
 #include "../runtime/kp_abi.h"
@@ -230,12 +232,18 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
     All.addRoot(K.Fn);
   }
   All.run();
+  // Computed gotos become switches in the host functions themselves, before the device clone
+  // and the CPU entries copy them (IndirectBranches.cpp says why both need it).
+  for (GlobalValue *GV : All.members())
+    if (auto *F = dyn_cast<Function>(GV))
+      expandIndirectBranches(*F);
 
   // What the AST checks let through must be constant or shared; anything else
   // would be host memory the GPU cannot see.
   for (GlobalValue *GV : All.members())
     if (auto *Var = dyn_cast<GlobalVariable>(GV))
-      if (!Var->isConstant() && !Shared.count(Var) && !Var->getName().starts_with("llvm.")) {
+      if (!Var->isConstant() && !Shared.count(Var) && !Var->getName().starts_with("llvm.") &&
+          !isSanitizerData(*Var)) {
         Report.Error("device code uses the host variable '" + Var->getName().str() +
                      "', which the GPU cannot access");
         return nullptr;
@@ -306,6 +314,7 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
   for (size_t I = 0; I < Kernels.size(); ++I)
     setStaticSharedBytes(*Kernels[I].Fn, SharedBytes[I]);
 
+  lowerHostInstrumentation(*Dev);
   resetModuleFlags(*Dev);
   if (Opts.DebugLineInfo) {
     stripNonLineTableDebugInfo(*Dev);
