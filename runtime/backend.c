@@ -21,6 +21,7 @@ static kp_error g_init_error; /* reported again on every use when no backend sta
 static _Atomic(const kp_backend *) g_chosen; /* g_backend once choose() has run */
 
 static void choose_backend(void) {
+  kp_fork_install();
   const char *want = getenv("KP_BACKEND");
   if (!want || !*want) want = "auto";
   char why[sizeof g_reason - 100] = ""; /* room for the prefixes below */
@@ -59,6 +60,28 @@ static void choose(void) {
 
 const kp_backend *kp_backend_chosen(void) {
   return atomic_load_explicit(&g_chosen, memory_order_acquire);
+}
+
+/* A child of fork() inherits the parent's CUDA context, which the driver does not support:
+ * every driver call there fails (CUDA_ERROR_INITIALIZATION_ERROR at best, a hang at worst),
+ * and the device memory behind the parent's pointers is not the child's. So the CUDA backend
+ * becomes an error naming the cause, as it is in CUDA; the CPU backend keeps working (its
+ * "device" memory is ordinary memory, copied into the child). */
+void kp_backend_after_fork_child(void) {
+  if (!g_backend) return;
+  if (g_backend->host_memory) {
+    kp_pool_after_fork_child();
+    kp_cpu_watchdog_after_fork_child();
+    return;
+  }
+  g_backend = NULL;
+  atomic_store_explicit(&g_chosen, NULL, memory_order_release); /* nothing to unload either */
+  g_init_error = KP_ERROR_CUDA;
+  snprintf(g_reason, sizeof g_reason,
+           "this process was created by fork() after kernplug started the CUDA backend in its "
+           "parent, and CUDA cannot be used in such a child (the driver fails with "
+           "CUDA_ERROR_INITIALIZATION_ERROR); fork before the first kernplug call, or exec a "
+           "new program in the child");
 }
 
 const kp_backend *kp_backend_get(void) {

@@ -2,8 +2,9 @@
  *
  * The plugin emits, per translation unit, one kp_module_desc with its kernel and image
  * tables as IR globals laid out exactly as these structs, a global constructor that calls
- * __kp_register_module() and a global destructor that calls __kp_unregister_module(). Each kernel's host stub fills `void *args[]` (one pointer per
- * IR-level argument; a byval argument passes its own pointer) and calls __kp_launch().
+ * __kp_register_module() and a global destructor that calls __kp_unregister_module(). Each
+ * kernel's host stub fills `void *args[]` (one pointer per IR-level argument; a byval
+ * argument passes its own pointer) and calls __kp_launch().
  *
  * The tables are writable: the runtime keeps its per-module and per-kernel state in the
  * `runtime_data` slots, so the launch path needs no lookup and no allocation.

@@ -63,10 +63,28 @@ KP_EXPORT int kp_configure_launch(const void *kernel, const char *kernel_expr, k
   return 1;
 }
 
-/* Called with the arguments of a refused launch, through the kernel's own pointer type
- * (kernplug.h): takes no parameters, so that the caller's arguments are simply ignored, and
- * carries no -fsanitize=function signature, so that UBSan does not flag that call. */
+/* kp_launch_refused: called with the arguments of a refused launch, through the kernel's own
+ * pointer type (kernplug.h), whatever its parameters and calling convention (ms_abi, regcall,
+ * preserve_all, ...). A bare return honours all of them: it ignores every argument and
+ * changes no register a caller may rely on. In assembly, because a C function may get a
+ * prologue (sanitizer builds instrument it) and an -fsanitize=function signature that UBSan
+ * would check against the caller's type. */
+#if defined(__x86_64__) || defined(__aarch64__)
+#if defined(__x86_64__) && defined(__CET__)
+#define KP_BRANCH_TARGET "  endbr64\n" /* an indirect call's target under IBT */
+#elif defined(__aarch64__) && defined(__ARM_FEATURE_BTI_DEFAULT)
+#define KP_BRANCH_TARGET "  bti c\n"
+#else
+#define KP_BRANCH_TARGET ""
+#endif
+__asm__(".text\n"
+        ".globl kp_launch_refused\n"
+        ".type kp_launch_refused,%function\n"
+        "kp_launch_refused:\n" KP_BRANCH_TARGET "  ret\n"
+        ".size kp_launch_refused,.-kp_launch_refused\n");
+#else
 KP_EXPORT __attribute__((no_sanitize("function"))) void kp_launch_refused(void) {}
+#endif
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 
