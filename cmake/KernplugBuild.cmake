@@ -3,8 +3,7 @@
 # kernplug_target_sources_use_plugin(<target>): compile the target's C sources with the
 # plugin and link the runtime. Objects are rebuilt when the plugin or the device runtime change.
 function(kernplug_use_plugin target)
-  target_compile_options(${target} PRIVATE -fplugin=$<TARGET_FILE:kernplug> ${KP_WARNINGS} -Werror
-                         ${KP_SANITIZE_PLUGIN_OFF}) # cmake/Sanitize.cmake
+  target_compile_options(${target} PRIVATE -fplugin=$<TARGET_FILE:kernplug> ${KP_WARNINGS} -Werror)
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/include)
   target_link_libraries(${target} PRIVATE kernplug_rt)
   add_dependencies(${target} kernplug kernplug_device_bc)

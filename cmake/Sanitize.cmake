@@ -3,16 +3,13 @@
 # "Sanitizer builds"). A comma-separated list for -fsanitize=: address,undefined (ASan with
 # LeakSanitizer, and UBSan) or thread (TSan); the two kinds cannot be combined.
 #
-# Every C target is compiled and linked with it; C++ (the plugin, which runs inside clang, and
-# the attribute library) is not. Programs compiled with the plugin get it without `undefined`:
-# UBSan's checks reference source-location globals that the plugin's device code cannot take
-# (reliability finding ubsan_kernel.c), so their kernels and host code get ASan or TSan only,
-# while the runtime, the fake driver and the hand-written runtime tests get UBSan too. Those
-# programs are still linked with the full list, so the UBSan runtime is there for libkernplug_rt.
+# Every C target is compiled and linked with it, programs compiled with the plugin included
+# (their CPU copies of kernels are checked; the plugin keeps the checks out of device code,
+# docs/compiling.md#sanitizers); C++ (the plugin, which runs inside clang, and the attribute
+# library) is not.
 set(KP_SANITIZE "" CACHE STRING
     "Sanitizers for the runtime, tests and examples: address,undefined or thread (empty: none)")
 
-set(KP_SANITIZE_PLUGIN_OFF "")
 if(KP_SANITIZE)
   string(REPLACE "," ";" kp_sanitizers "${KP_SANITIZE}")
   foreach(s IN LISTS kp_sanitizers)
@@ -32,10 +29,22 @@ if(KP_SANITIZE)
                       $<$<COMPILE_LANGUAGE:C>:-fno-sanitize-recover=all>
                       $<$<COMPILE_LANGUAGE:C>:-fno-omit-frame-pointer>)
   add_link_options($<$<LINK_LANGUAGE:C>:-fsanitize=${KP_SANITIZE}>)
-  if("undefined" IN_LIST kp_sanitizers)
-    set(KP_SANITIZE_PLUGIN_OFF -fno-sanitize=undefined)
-  endif()
 endif()
+
+# kp_sanitizer_combines(<sanitizer> <var>): whether a target may add -fsanitize=<sanitizer> to
+# this build's (tests/kernels/sanitizers.cmake): thread does not go with address or leak.
+function(kp_sanitizer_combines sanitizer var)
+  set(ok TRUE)
+  if(KP_SANITIZE)
+    string(REPLACE "," ";" have "${KP_SANITIZE}")
+    if(sanitizer STREQUAL "thread" AND ("address" IN_LIST have OR "leak" IN_LIST have))
+      set(ok FALSE)
+    elseif(sanitizer MATCHES "^(address|leak)$" AND "thread" IN_LIST have)
+      set(ok FALSE)
+    endif()
+  endif()
+  set(${var} ${ok} PARENT_SCOPE)
+endfunction()
 
 # What the tests of a sanitizer build run with, added by kp_sanitize_tests() to every test of
 # the directory that calls it (at its end): ASan's fake stacks for use-after-return on (they
