@@ -53,6 +53,13 @@ kp_kernel_expect(cpu_faults_timeout_recover cpu_faults_errors_expect EXPECT succ
   STDOUT "spin: kernel 'spin', block (" "spin_printing: kernel 'spin_printing', block ("
          "spin_at_barrier: kernel 'spin_at_barrier', block ("
          "cpu_faults timeout_recover: finished")
+# Not under TSan (a KP_SANITIZE=thread build): it holds an asynchronous signal until the
+# thread calls a function it intercepts, which a kernel spinning in a loop never does, so the
+# watchdog's signal never arrives and the process exits after 2 s instead.
+if(KP_SANITIZE MATCHES "thread")
+  set_tests_properties(kernel.cpu_faults_timeout kernel.cpu_faults_timeout_recover
+                       PROPERTIES DISABLED TRUE)
+endif()
 kp_kernel_expect(cpu_faults_timeout_invalid cpu_faults_errors_expect EXPECT fail ARGS trap
   ENV ${cpu} KP_CPU_TIMEOUT_MS=soon
   STDERR "KP_CPU_TIMEOUT_MS=soon is not a whole number between 1 and")
