@@ -54,9 +54,10 @@ endfunction()
 # of its suppressions is not a bug the tests can fix.
 set(KP_SANITIZE_ENV "")
 if(KP_SANITIZE)
+  set(kp_tsan_supp ${PROJECT_SOURCE_DIR}/tests/sanitize/tsan.supp)
   set(KP_SANITIZE_ENV "ASAN_OPTIONS=detect_stack_use_after_return=1:detect_leaks=1"
                       "UBSAN_OPTIONS=print_stacktrace=1"
-                      "TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=${PROJECT_SOURCE_DIR}/tests/sanitize/tsan.supp")
+                      "TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=${kp_tsan_supp}")
 endif()
 
 # A test's own <X>SAN_OPTIONS come after these in the merged value, so they win.
