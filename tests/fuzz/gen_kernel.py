@@ -170,7 +170,7 @@ class Gen:
             self.uses_scalars = True
             n, ft = r.choice([('ua', 'i32'), ('ub', 'u32'), ('uf', 'f32'), ('ud', 'f64')])
             return conv(n, ft, t)
-        if self.kind == 'kernel' or self.kind == 'sfn':
+        if (self.kind == 'kernel' or self.kind == 'sfn') and not (uni and self.profile.get('strict')):
             return self.input_load(t, uni, 1)
         return flit(r, t) if isf(t) else ilit(r, t)
 
@@ -217,7 +217,9 @@ class Gen:
         if k < 0.76:
             c = self.cond(d - 1, uni)
             return '((%s) ? (%s) : (%s))' % (c, self.expr(t, d - 1, uni), self.expr(t, d - 1, uni))
-        if k < 0.84 and self.helpers and self.on('helpers') and self.kind != 'helper':
+        strict = uni and self.profile.get('strict')
+        if k < 0.84 and self.helpers and self.on('helpers') and self.kind != 'helper' \
+                and not strict:
             name, ret, args, _ = r.choice(self.helpers)
             a = ', '.join(self.expr(at, d - 1, uni) for at in args)
             return conv('%s(%s)' % (name, a), ret, t)
@@ -225,7 +227,7 @@ class Gen:
             m = self.mem_read(t, d)
             if m:
                 return m
-        if self.kind in ('kernel', 'sfn') and r.random() < 0.5:
+        if self.kind in ('kernel', 'sfn') and r.random() < 0.5 and not strict:
             return self.input_load(t, uni, d)
         return self.leaf(t, uni)
 
@@ -339,7 +341,7 @@ class Gen:
         if ctx.loop:
             choices.append(('brk', 4))
         if ctx.ret and (ctx.ret_thread or ctx.uniform) and self.on('returns'):
-            choices.append(('ret', 2))
+            choices.append(('ret', 1))
         if self.on('fences'):
             choices.append(('fence', 1))
         if ctx.sync and ctx.uniform:
@@ -358,12 +360,24 @@ class Gen:
         for _ in range(n):
             self.stmt(ctx, d)
 
+    def mix(self, name, t, p=1.0):
+        """Folds a value into the thread's checksum cs, which is an output: results that a
+        later assignment overwrites still count."""
+        if self.kind in ('kernel', 'sfn') and self.r.random() < p:
+            h = 'fz_fbits_%s(%s)' % (t, name) if isf(t) else '(uint64_t)(%s)' % name
+            self.emit('cs = fz_mix(cs, %s);' % h)
+
     def st_assign(self, ctx, d):
         vs = self.writable(ctx)
         if not vs:
             return
         v = self.r.choice(vs)
-        self.emit('%s = %s;' % (v.name, self.expr(v.ty, self.r.randint(1, 4), v.uniform)))
+        e = self.expr(v.ty, self.r.randint(1, 4), v.uniform)
+        if not isf(v.ty) and self.r.random() < 0.35:
+            w = wrapty(v.ty)
+            e = '(%s)((%s)%s %s (%s)(%s))' % (CTYPE[v.ty], w, v.name, self.r.choice('+^'), w, e)
+        self.emit('%s = %s;' % (v.name, e))
+        self.mix(v.name, v.ty, 0.4)
 
     def st_fence(self, ctx, d):
         self.emit(self.r.choice(['threadfence();', 'threadfence_block();', 'threadfence_system();']))
@@ -442,7 +456,11 @@ class Gen:
         self.emit('if (%s) %s;' % (self.cond(1, False), self.r.choice(['break', 'continue'])))
 
     def st_ret(self, ctx, d):
-        self.emit('if (%s) return;' % self.cond(1, not ctx.ret_thread))
+        # rarely taken: only some blocks (or threads) return, the rest of the kernel still runs
+        who = '(unsigned)gtid' if ctx.ret_thread and self.r.random() < 0.7 else '(unsigned)blin'
+        m = self.r.randint(2, 5)
+        self.emit('if (%s %% %du == %du && (%s)) return;' % (who, m, self.r.randrange(m),
+                                                         self.cond(1, not ctx.ret_thread)))
 
     def st_switch(self, ctx, d):
         r = self.r
@@ -538,6 +556,7 @@ class Gen:
         if vs and r.random() < 0.8:
             v = r.choice(vs)
             self.emit('%s = %s;' % (v.name, conv(call, t, v.ty)))
+            self.mix(v.name, v.ty)
         else:
             self.emit('%s;' % call)
 
@@ -547,13 +566,13 @@ class Gen:
         if self.on('barriers') and self.profile['barriers']:
             c += [('bar', 6), ('uif', 3), ('uloop', 3)]
             if self.on('counts') and self.profile['counts']:
-                c.append(('barcount', 3))
+                c.append(('barcount', 5))
             if self.on('voteloops') and self.profile['counts']:
                 c.append(('vote', 1))
             if self.sfns and self.kind == 'kernel':
                 c.append(('sfncall', 3))
         if self.profile['warp'] and self.on('warp'):
-            c += [('warp', 8), ('uloop', 2)]
+            c += [('warp', 14), ('uloop', 2)]
             if self.sfns and self.kind == 'kernel':
                 c.append(('sfncall', 2))
         return c
@@ -590,6 +609,7 @@ class Gen:
         if vs:
             v = r.choice(vs)
             self.emit('%s = (%s)%s(%s);' % (v.name, CTYPE[v.ty], f, p))
+            self.mix(v.name, v.ty)
         else:
             self.emit('(void)%s(%s);' % (f, p))
         self.new_modes()
@@ -645,23 +665,27 @@ class Gen:
             rt = st if st in ('i32', 'u32', 'i64', 'u64', 'f32', 'f64') else 'i32'
             self.emit('%s = %s;' % (v.name, conv('%s(%s, %s, %s)' % (f, FULL, val, lane), rt,
                                                  v.ty)))
+            self.mix(v.name, v.ty)
         elif k < 0.9:
             f = r.choice(['ballot_sync', 'all_sync', 'any_sync'])
             rt = 'u32' if f == 'ballot_sync' else 'i32'
             self.emit('%s = %s;' % (v.name, conv('%s(%s, %s)' % (f, FULL, self.cond(2, False)),
                                                  rt, v.ty)))
+            self.mix(v.name, v.ty)
         else:
             self.emit('syncwarp(%s);' % FULL)
 
-    def st_sfncall(self, ctx, d):
+    def st_sfncall(self, ctx, d, which=None):
         r = self.r
-        name, ret, args, _ = r.choice(self.sfns)
+        name, ret, args, _ = which or r.choice(self.sfns)
+        self.sfn_called.add(name)
         vs = self.writable(ctx)
         vs = [v for v in vs if not v.uniform]
         a = ', '.join(self.expr(t, 2) for t in args)
         if vs:
             v = r.choice(vs)
             self.emit('%s = %s;' % (v.name, conv('%s(%s)' % (name, a), ret, v.ty)))
+            self.mix(v.name, v.ty)
         else:
             self.emit('(void)%s(%s);' % (name, a))
 
@@ -729,6 +753,7 @@ class Gen:
         self.emit('(void)gtid;')
         rt = self.pick_type()
         self.emit('%s res = %s;' % (CTYPE[rt], self.expr(rt, 2)))
+        self.emit('uint64_t cs = 0;')
         self.scopes[0].append(Var('res', rt, False))
         if self.on('shared') and r.random() < 0.8:
             t = self.pick_type()
@@ -748,7 +773,9 @@ class Gen:
             self.st_warp(ctx, 0)
         self.block(ctx, r.randint(0, 2), 1)
         self.restore(saved)
-        self.emit('return %s;' % self.expr(ret, 2))
+        self.mix('res', rt)
+        self.emit('return %s;' % conv('(cs ^ %s)' % conv(self.expr(ret, 2), ret, 'u64'), 'u64',
+                                      ret))
         text = 'static FZ_DEVICE %s %s(%s) {\n%s\n}\n' % (
             CTYPE[ret], name, ', '.join('%s a%d' % (CTYPE[t], k) for k, t in enumerate(args)),
             '\n'.join(self.out))
@@ -791,7 +818,10 @@ class Gen:
         pk = r.choice(kinds)
         profile = dict(barriers=pk in ('split', 'sync', 'mixed'),
                        counts=pk in ('sync', 'mixed'), warp=pk in ('warp', 'mixed'),
-                       gridstride=pk == 'gridstride')
+                       gridstride=pk == 'gridstride',
+                       # block-uniform values from indices, arguments and constants only
+                       # (no loads or calls), which the CPU backend's split can prove uniform
+                       strict=pk == 'split')
         if not self.on('barriers'):
             profile['barriers'] = profile['counts'] = False
         if not self.on('warp'):
@@ -810,6 +840,7 @@ class Gen:
                 self.sfns.append(self.gen_sfn(knum, i, profile))
         self.profile = profile
         self.reset_fn('kernel')
+        self.sfn_called = set()
         self.kin = set()
         self.gaccs = []
         self.privs = set()
@@ -852,6 +883,7 @@ class Gen:
                 t = self.pick_type()
                 self.emit('%s u%d = %s;' % (CTYPE[t], i, self.expr(t, 2, True)))
                 self.scopes[0].append(Var('u%d' % i, t, True))
+        self.emit('uint64_t cs = 0;')
         if self.on('localarrays') and r.random() < (0.3 if small else 0.6):
             t = self.pick_type()
             n = r.choice([4, 8, 16])
@@ -884,6 +916,9 @@ class Gen:
         else:
             nst = r.randint(3, 8) if small else r.randint(4, 14)
             self.block(ctx, nst, 3)
+            for sf in self.sfns:  # every device function with collectives is called
+                if sf[0] not in self.sfn_called:
+                    self.st_sfncall(ctx, 0, sf)
             if sync_any and self.on('returns') and r.random() < 0.3:
                 # the final region: no collective after this, thread-dependent return allowed
                 fctx = Ctx(uniform=False, sync=False, ret=True, ret_thread=True)
@@ -894,6 +929,7 @@ class Gen:
         for sc in self.scopes:
             for v in sc:
                 outs.setdefault(v.ty, []).append(v.name)
+        outs.setdefault('u64', []).append('cs')
         for name, t, n in self.locals_arrays:
             for q in range(n):
                 outs.setdefault(t, []).append('%s[%d]' % (name, q))
@@ -1012,6 +1048,9 @@ class Gen:
         L.append('  fz_ref_args_%d = (struct fz_ref_args_%d){%s};' % (knum, knum,
                                                                     ', '.join(rargs)))
         L.append('  fzr_launch(g, b, fz_ref_entry_%d, %d);' % (knum, 1 if sync_any else 0))
+        L.append('#ifdef FZ_SELFTEST_BREAK /* a wrong reference, which the check must report */')
+        L.append('  *(unsigned char *)r_%s ^= 1;' % bufs[0][0])
+        L.append('#endif')
         L.append('#ifdef FZ_REF_ONLY')
         L.append('  /* the reference again, on the other copies: it must be deterministic */')
         L.append('  fz_ref_args_%d = (struct fz_ref_args_%d){%s};' % (
@@ -1157,9 +1196,14 @@ FZ_UDIV(u8, uint8_t)
 FZ_UDIV(u16, uint16_t)
 FZ_UDIV(u32, uint32_t)
 FZ_UDIV(u64, uint64_t)
-/* float -> integer: out of range and NaN give 0 */
+/* float -> integer: the value when in range, else (NaN, infinities, too large) the low bits of
+ * the double's bit pattern, so that information still flows */
+static inline uint64_t fz_dbits(double x) {
+  union { double f; uint64_t u; } b = {x != x ? 0.0 : x};
+  return b.u ^ (b.u >> 32);
+}
 #define FZ_F2I(N, T, LO, HI)                                                                   \
-  static inline T fz_f2##N(double x) { return (x > (LO) && x < (HI)) ? (T)x : (T)0; }
+  static inline T fz_f2##N(double x) { return (x > (LO) && x < (HI)) ? (T)x : (T)fz_dbits(x); }
 FZ_F2I(i8, int8_t, -129.0, 128.0)
 FZ_F2I(u8, uint8_t, -1.0, 256.0)
 FZ_F2I(i16, int16_t, -32769.0, 32768.0)
@@ -1174,6 +1218,19 @@ static inline double fz_canon_f64(double x) { return x != x ? __builtin_nan("") 
 /* operands of float atomic max/min: never a zero (+0 and -0 compare equal) */
 static inline float fz_nz_f32(float x) { return x == 0 ? 1.0f : x; }
 static inline double fz_nz_f64(double x) { return x == 0 ? 1.0 : x; }
+/* the thread's checksum of results (cs) */
+static inline uint64_t fz_mix(uint64_t h, uint64_t v) {
+  h = (h ^ v) * 0x100000001b3ull;
+  return h ^ (h >> 29);
+}
+static inline uint64_t fz_fbits_f32(float x) {
+  union { float f; uint32_t u; } b = {fz_canon_f32(x)};
+  return b.u;
+}
+static inline uint64_t fz_fbits_f64(double x) {
+  union { double f; uint64_t u; } b = {fz_canon_f64(x)};
+  return b.u;
+}
 '''
 
 HOST_PRELUDE = r'''

@@ -9,6 +9,8 @@
 #     --exclude LIST  features gen_kernel.py leaves out (comma-separated)
 #     --modes LIST    builds per program, each OPT:BARRIERS (default "O2:split O0:split
 #                     O2:fibers O0:fibers"; the first also saves and checks the PTX); OPT is a clang -O level, BARRIERS split|fibers
+#     --cflags F      extra compiler flags for every build (e.g. -DFZ_SELFTEST_BREAK, which
+#                     makes each reference deliberately wrong: every kernel must then fail)
 #     --ubsan         also run each program's references alone under UBSan (plain clang, no
 #                     plugin): checks the generator, not kernplug
 #     --out DIR       where failing programs are kept (default ./fuzz-failures)
@@ -27,7 +29,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 start=1 count=20 jobs=2 kernels=6 exclude="" modes="O2:split O0:split O2:fibers O0:fibers"
-ubsan=0 out=$PWD/fuzz-failures work="" build=$root/build quiet=0 one=""
+ubsan=0 extra="" out=$PWD/fuzz-failures work="" build=$root/build quiet=0 one=""
 while (($#)); do
   case $1 in
   --start) start=$2; shift 2 ;;
@@ -37,6 +39,7 @@ while (($#)); do
   --exclude) exclude=$2; shift 2 ;;
   --modes) modes=$2; shift 2 ;;
   --ubsan) ubsan=1; shift ;;
+  --cflags) extra=$2; shift 2 ;;
   --out) out=$2; shift 2 ;;
   --work) work=$2; shift 2 ;;
   --build) build=$2; shift 2 ;;
@@ -53,7 +56,7 @@ ptxas=$cuda/bin/ptxas
 [[ -x $ptxas ]] || ptxas=""
 clang=${KPCC_CLANG:-clang-19}
 python=${PYTHON:-python3}
-cflags=(-ffp-contract=off -w)
+cflags=(-ffp-contract=off -w $extra)
 
 # ---- one seed: prints one line (PASS/FAIL seed ...) and returns 0/1
 run_one() {
@@ -157,7 +160,8 @@ if [[ -z $work ]]; then
 fi
 mkdir -p "$work"
 export KP_NUM_THREADS=${KP_NUM_THREADS:-2}
-args=(--kernels "$kernels" --modes "$modes" --out "$out" --work "$work" --build "$build")
+args=(--kernels "$kernels" --modes "$modes" --out "$out" --work "$work" --build "$build"
+  --cflags "$extra")
 [[ -n $exclude ]] && args+=(--exclude "$exclude")
 ((ubsan)) && args+=(--ubsan)
 ((quiet)) && args+=(--quiet)
