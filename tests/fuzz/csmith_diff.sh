@@ -55,7 +55,8 @@ pass=0 fail=0 skip=0
 for ((seed = start; seed < start + count; seed++)); do
   d=$work/$seed
   mkdir -p "$d"
-  "$csmith" --seed "$seed" -o "$d/cs.c" >/dev/null 2>&1 || { echo "csmith failed for seed $seed"; fail=$((fail + 1)); continue; }
+  # (in $d: csmith writes platform.info into the current directory)
+  (cd "$d" && "$csmith" --seed "$seed" -o cs.c) >/dev/null 2>&1 || { echo "csmith failed for seed $seed"; fail=$((fail + 1)); continue; }
   why=""
   for o in $opts; do
     # the same flags for both, -I for csmith.h; kpcc adds the plugin and kernplug's include dir
