@@ -143,6 +143,7 @@ class Gen:
         self.host_text = []
         self.names = []         # names defined in the FZ_PASS section (renamed for pass 2)
         self.in_types = set()   # input pools used
+        self.configs = []       # per kernel: the two (grid, block) launches
         self.struct_fields = []
 
     def on(self, f):
@@ -945,21 +946,21 @@ class Gen:
                 params.append(('const %s *' % CTYPE[t], 'in_%s' % t))
         for t in sorted(outs):
             params.append(('%s *' % CTYPE[t], 'out_%s' % t))
-            bufs.append(('out_%s' % t, t, ntot * len(outs[t]), 'fill', 'out'))
+            bufs.append(('out_%s' % t, t, 'ntot * %d' % len(outs[t]), 'fill', 'out'))
         for a in self.gaccs:
             params.append(('%s *' % CTYPE[a.ty], a.name))
-            bufs.append((a.name, a.ty, NACC, 'acc:%s:%d' % (a.op, a.limit), 'acc'))
+            bufs.append((a.name, a.ty, str(NACC), 'acc:%s:%d' % (a.op, a.limit), 'acc'))
         for t in sorted(self.privs):
             params.append(('%s *' % CTYPE[t], 'priv_%s' % t))
-            bufs.append(('priv_%s' % t, t, ntot * PRIV, 'rand', 'priv'))
+            bufs.append(('priv_%s' % t, t, 'ntot * %d' % PRIV, 'rand', 'priv'))
         if gscr:
             params.append(('%s *' % CTYPE[gscr.ty], 'gscr'))
-            bufs.append(('gscr', gscr.ty, nblocks * gscr.size_per_block, 'fill', 'gscr'))
+            bufs.append(('gscr', gscr.ty, 'nblk * %d' % gscr.size_per_block, 'fill', 'gscr'))
         fz_n = 0
         if gs:
             fz_n = r.choice([ntot // 2 + 1, ntot, ntot * 3 + 7, 1, 0])
             params.append(('%s *' % CTYPE[gs], 'gs_out'))
-            bufs.append(('gs_out', gs, max(fz_n, 1), 'fill', 'gs'))
+            bufs.append(('gs_out', gs, str(max(fz_n, 1)), 'fill', 'gs'))
         scal = [('int', 'fz_n', str(fz_n)), ('int32_t', 'ua', str(r.randint(-100, 100))),
                 ('uint32_t', 'ub', '%du' % r.getrandbits(32)),
                 ('float', 'uf', flit(r, 'f32')), ('double', 'ud', flit(r, 'f64'))]
@@ -983,7 +984,17 @@ class Gen:
         text += '\n'.join(body[4:]) + '\n}\n'
         self.kernel_text.append(text)
         shbytes = dyn.size_per_block * BITS[dyn.ty] // 8 if dyn else 0
-        self.host_kernel(knum, name, params, bufs, scal, g, b, sync_any, shbytes)
+        # a second launch: another grid and another block shape of as many threads (the
+        # kernel's shared arrays are sized for them)
+        g2, b2 = self.pick_dims(profile)
+        if not profile['gridstride']:
+            divs = [(x, y, self.nthr // (x * y)) for x in range(1, self.nthr + 1)
+                    for y in range(1, 17) if self.nthr % (x * y) == 0 and self.nthr // (x * y) <= 64]
+            b2 = r.choice(divs)
+        else:
+            b2 = b
+        self.host_kernel(knum, name, params, bufs, scal, sync_any, shbytes)
+        self.configs.append(((g, b), (g2, b2)))
 
     def canon(self, e, t):
         if t == 'f32':
@@ -993,30 +1004,31 @@ class Gen:
         return e
 
     # ---------------------------------------------------------------- host side
-    def host_kernel(self, knum, name, params, bufs, scal, g, b, sync_any, shbytes):
+    def host_kernel(self, knum, name, params, bufs, scal, sync_any, shbytes):
         L = []
-        L.append('static int fz_run_%d(void) {' % knum)
+        L.append('static int fz_run_%d(kp_dim3 g, kp_dim3 b) {' % knum)
         L.append('  int bad = 0;')
-        L.append('  const kp_dim3 g = {%d, %d, %d}, b = {%d, %d, %d};' % (g + b))
+        L.append('  const size_t nblk = (size_t)g.x * g.y * g.z, ntot = nblk * b.x * b.y * b.z;')
+        L.append('  (void)ntot, (void)nblk;')
         bufnames = {}
         for bn, t, n, init, role in bufs:
             ct = CTYPE[t]
-            L.append('  %s *h_%s = fz_alloc(%d * sizeof(%s));' % (ct, bn, n, ct))
+            L.append('  %s *h_%s = fz_alloc(%s * sizeof(%s));' % (ct, bn, n, ct))
             if init == 'fill':
-                L.append('  memset(h_%s, 0x5a, %d * sizeof(%s));' % (bn, n, ct))
+                L.append('  memset(h_%s, 0x5a, %s * sizeof(%s));' % (bn, n, ct))
             elif init == 'rand':
-                L.append('  for (int i = 0; i < %d; i++) h_%s[i] = fz_rand_%s();' % (n, bn, t))
+                L.append('  for (size_t i = 0; i < %s; i++) h_%s[i] = fz_rand_%s();' % (n, bn, t))
             else:
                 _, op, lim = init.split(':')
-                L.append('  for (int i = 0; i < %d; i++) h_%s[i] = %s;' % (
+                L.append('  for (size_t i = 0; i < %s; i++) h_%s[i] = %s;' % (
                     n, bn, self.acc_init(op, t, int(lim))))
-            L.append('  %s *r_%s = fz_alloc(%d * sizeof(%s));' % (ct, bn, n, ct))
-            L.append('  memcpy(r_%s, h_%s, %d * sizeof(%s));' % (bn, bn, n, ct))
+            L.append('  %s *r_%s = fz_alloc(%s * sizeof(%s));' % (ct, bn, n, ct))
+            L.append('  memcpy(r_%s, h_%s, %s * sizeof(%s));' % (bn, bn, n, ct))
             bufnames[bn] = (ct, n)
         L.append('#ifndef FZ_REF_ONLY')
         for bn, (ct, n) in bufnames.items():
-            L.append('  %s *d_%s = device_array(%s, %d);' % (ct, bn, ct, n))
-            L.append('  copy_to_device(d_%s, h_%s, %d);' % (bn, bn, n))
+            L.append('  %s *d_%s = device_array(%s, %s);' % (ct, bn, ct, n))
+            L.append('  copy_to_device(d_%s, h_%s, %s);' % (bn, bn, n))
         args = []
         for ct, n in params:
             if n.startswith('in_'):
@@ -1027,11 +1039,10 @@ class Gen:
                 args.append('fz_sp_value')
             else:
                 args.append(dict((s[1], s[2]) for s in scal)[n])
-        L.append('  launch(%s, dim3(%d, %d, %d), dim3(%d, %d, %d), %d, 0)(%s);' % (
-            (name,) + g + b + (shbytes, ', '.join(args))))
+        L.append('  launch(%s, g, b, %d, 0)(%s);' % (name, shbytes, ', '.join(args)))
         L.append('  kp_synchronize();')
         for bn, (ct, n) in bufnames.items():
-            L.append('  copy_to_host(h_%s, d_%s, %d);' % (bn, bn, n))
+            L.append('  copy_to_host(h_%s, d_%s, %s);' % (bn, bn, n))
             L.append('  kp_free(d_%s);' % bn)
         L.append('#endif')
         # reference
@@ -1058,7 +1069,7 @@ class Gen:
         L.append('  fzr_launch(g, b, fz_ref_entry_%d, %d);' % (knum, 1 if sync_any else 0))
         L.append('#endif')
         for bn, (ct, n) in bufnames.items():
-            L.append('  bad |= fz_compare(%d, "%s", "%s", h_%s, r_%s, %d, sizeof(%s));' % (
+            L.append('  bad |= fz_compare(%d, "%s", "%s", h_%s, r_%s, %s, sizeof(%s));' % (
                 knum, name, bn, bn, bn, n, ct))
             L.append('  free(h_%s);' % bn)
             L.append('  free(r_%s);' % bn)
@@ -1165,7 +1176,13 @@ class Gen:
         P.append('    int b = 0;')
         P.append('    switch (k) {')
         for k in range(self.nkernels):
-            P.append('    case %d: b = fz_run_%d(); break;' % (k, k))
+            (g, b), (g2, b2) = self.configs[k]
+            P.append('    case %d:' % k)
+            P.append('      fz_launch_no = 1, b = fz_run_%d((kp_dim3){%d, %d, %d}, (kp_dim3){%d, %d, %d});'
+                     % ((k,) + g + b))
+            P.append('      fz_launch_no = 2, b |= fz_run_%d((kp_dim3){%d, %d, %d}, (kp_dim3){%d, %d, %d});'
+                     % ((k,) + g2 + b2))
+            P.append('      break;')
         P.append('    }')
         P.append('    bad += b != 0;')
         P.append('  }')
@@ -1271,6 +1288,7 @@ static void *fz_alloc(size_t bytes) {
   return p;
 }
 
+static int fz_launch_no; /* which of a kernel's two launches is being checked */
 /* got: the kernel's buffer, want: the reference's; bytewise. */
 static int fz_compare(int knum, const char *kname, const char *buf, const void *got,
                       const void *want, size_t n, size_t elem) {
@@ -1284,8 +1302,8 @@ static int fz_compare(int knum, const char *kname, const char *buf, const void *
   uint64_t g = 0, w = 0;
   memcpy(&g, (const char *)got + first * elem, elem);
   memcpy(&w, (const char *)want + first * elem, elem);
-  fprintf(stderr, "MISMATCH kernel %d (%s) buffer %s: %zu of %zu elements differ; first at [%zu]: "
-          "kernel 0x%llx, reference 0x%llx\n", knum, kname, buf, bad, n, first,
+  fprintf(stderr, "MISMATCH kernel %d (%s) launch %d buffer %s: %zu of %zu elements differ; first "
+          "at [%zu]: kernel 0x%llx, reference 0x%llx\n", knum, kname, fz_launch_no, buf, bad, n, first,
           (unsigned long long)g, (unsigned long long)w);
   return 1;
 }
