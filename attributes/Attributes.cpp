@@ -67,6 +67,20 @@ bool checkExclusive(Sema &S, const FunctionDecl *FD, const ParsedAttr &AL,
   return false;
 }
 
+/// Clang parses a lone identifier argument of an attribute it does not know (a
+/// plugin's) as an IdentifierLoc, not an Expr: `vectorize(f32)` must be reported
+/// here, before anything reads the arguments as expressions.
+bool rejectIdentifierArgs(Sema &S, const ParsedAttr &AL, const char *Example) {
+  for (unsigned I = 0; I < AL.getNumArgs(); ++I)
+    if (AL.isArgIdent(I)) {
+      const IdentifierLoc *Id = AL.getArgAsIdent(I);
+      error(S, Id->Loc, "'%0' expects a string literal such as %1, not the identifier '%2'")
+          << nameOf(AL.getAttrName()) << Example << nameOf(Id->Ident);
+      return false;
+    }
+  return true;
+}
+
 AttributeCommonInfo::Kind kindOf(const ParsedAttrInfo *I) {
   return static_cast<AttributeCommonInfo::Kind>(I->AttrKind);
 }
@@ -184,6 +198,8 @@ public:
                             "vectorize(\"f32(f32)\")");
       return AttributeNotApplied;
     }
+    if (!rejectIdentifierArgs(S, AL, "\"f32(f32)\""))
+      return AttributeNotApplied;
     if (!checkExclusive(S, FD, AL, AnnotKernel, "kernel") ||
         !checkExclusive(S, FD, AL, AnnotGuvectorize, "guvectorize"))
       return AttributeNotApplied;
@@ -286,6 +302,8 @@ public:
                             "guvectorize(\"(n),(n)->()\")");
       return AttributeNotApplied;
     }
+    if (!rejectIdentifierArgs(S, AL, "\"(n),(n)->()\""))
+      return AttributeNotApplied;
     if (AL.getNumArgs() > 1) {
       // Numba's list of type signatures has no place here: C's types say it.
       error(S, AL.getArgAsExpr(1)->getBeginLoc(),

@@ -483,15 +483,26 @@ size_t kp_alloc_size(const void *p);
 kp_memory_kind kp_memory_kind_of(const void *p);
 const char *kp_memory_kind_name(kp_memory_kind kind); /* "device", "managed", ... */
 
-#define kp_to_device(host, n) kp_to_device_bytes((host), (size_t)(n) * sizeof *(host))
-#define kp_device_array(T, n) ((T *)kp_device_alloc_bytes((size_t)(n) * sizeof(T)))
-#define kp_managed_array(T, n) ((T *)kp_managed_alloc_bytes((size_t)(n) * sizeof(T)))
-#define kp_pinned_array(T, n) ((T *)kp_pinned_alloc_bytes((size_t)(n) * sizeof(T)))
+/* The same with an element count and size: a count whose size in bytes does not fit in a
+ * size_t is an out-of-memory error naming the call, not a wrapped, smaller size. */
+void *kp_to_device_elems(const void *host, size_t count, size_t elem_size);
+void *kp_device_alloc_elems(size_t count, size_t elem_size);
+void *kp_managed_alloc_elems(size_t count, size_t elem_size);
+void *kp_pinned_alloc_elems(size_t count, size_t elem_size);
+void kp_copy_to_host_elems(void *host, const void *device_ptr, size_t count, size_t elem_size);
+void kp_copy_to_device_elems(void *device_ptr, const void *host, size_t count,
+                             size_t elem_size);
+
+#define kp_to_device(host, n) kp_to_device_elems((host), (size_t)(n), sizeof *(host))
+#define kp_device_array(T, n) ((T *)kp_device_alloc_elems((size_t)(n), sizeof(T)))
+#define kp_managed_array(T, n) ((T *)kp_managed_alloc_elems((size_t)(n), sizeof(T)))
+#define kp_pinned_array(T, n) ((T *)kp_pinned_alloc_elems((size_t)(n), sizeof(T)))
 /* &(d)[0]: the element pointer type whether d is a pointer or (by mistake) an array */
 #define kp_device_array_like(d) ((__typeof__(&(d)[0]))kp_device_alloc_like(d))
-#define kp_copy_to_host(host, d, n) kp_copy_to_host_bytes((host), (d), (size_t)(n) * sizeof *(host))
+#define kp_copy_to_host(host, d, n)                                                            \
+  kp_copy_to_host_elems((host), (d), (size_t)(n), sizeof *(host))
 #define kp_copy_to_device(d, host, n)                                                          \
-  kp_copy_to_device_bytes((d), (host), (size_t)(n) * sizeof *(host))
+  kp_copy_to_device_elems((d), (host), (size_t)(n), sizeof *(host))
 
 /* ------------------------------------------------------------------------------------------
  * Host side: streams and events (docs/runtime.md, "Streams and events")
@@ -526,10 +537,15 @@ void kp_copy_to_device_async_bytes(void *device_ptr, const void *host, size_t by
                                    kp_stream stream);
 void kp_copy_to_host_async_bytes(void *host, const void *device_ptr, size_t bytes,
                                  kp_stream stream);
+/* Element counts, checked like kp_copy_to_host_elems. */
+void kp_copy_to_device_async_elems(void *device_ptr, const void *host, size_t count,
+                                   size_t elem_size, kp_stream stream);
+void kp_copy_to_host_async_elems(void *host, const void *device_ptr, size_t count,
+                                 size_t elem_size, kp_stream stream);
 #define kp_copy_to_device_async(d, host, n, stream)                                            \
-  kp_copy_to_device_async_bytes((d), (host), (size_t)(n) * sizeof *(host), (stream))
+  kp_copy_to_device_async_elems((d), (host), (size_t)(n), sizeof *(host), (stream))
 #define kp_copy_to_host_async(host, d, n, stream)                                              \
-  kp_copy_to_host_async_bytes((host), (d), (size_t)(n) * sizeof *(host), (stream))
+  kp_copy_to_host_async_elems((host), (d), (size_t)(n), sizeof *(host), (stream))
 
 /* ------------------------------------------------------------------------------------------
  * Host side: runtime, devices, errors

@@ -413,7 +413,52 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
   return true;
 }
 
+/// Whether code may write through P (or let it escape, which may amount to the same).
+static bool mayWriteThrough(Value *P) {
+  SmallVector<Value *, 8> Work = {P};
+  SmallPtrSet<Value *, 8> Seen;
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (Use &U : V->uses()) {
+      auto *I = cast<Instruction>(U.getUser());
+      if (isa<GetElementPtrInst, PHINode, SelectInst, AddrSpaceCastInst>(I))
+        Work.push_back(I);
+      else if (auto *MT = dyn_cast<MemTransferInst>(I); MT && U == MT->getRawSource())
+        continue;
+      else if (auto *Call = dyn_cast<CallBase>(I); Call && Call->isArgOperand(&U)) {
+        unsigned No = Call->getArgOperandNo(&U);
+        if (!Call->onlyReadsMemory(No) || !Call->doesNotCapture(No))
+          return true;
+      } else if (!isa<LoadInst, ICmpInst>(I)) {
+        return true; // a store to it or of it, a cast to an integer, …
+      }
+    }
+  }
+  return false;
+}
+
+/// A struct parameter passed by value (byval) is each thread's own copy on the GPU, but the
+/// regions' loops hand every thread the same pointer: a thread that changes its copy must
+/// get one, an alloca that becomes a per-thread array like the other locals.
+static void copyWrittenByValArgs(Function &F) {
+  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  for (Argument &A : F.args()) {
+    if (!A.hasByValAttr() || !mayWriteThrough(&A))
+      continue;
+    Type *Ty = A.getParamByValType();
+    Align Al = A.getParamAlign().value_or(DL.getABITypeAlign(Ty));
+    AllocaInst *Copy = B.CreateAlloca(Ty, nullptr, A.getName() + ".copy");
+    Copy->setAlignment(Al);
+    A.replaceAllUsesWith(Copy);
+    B.CreateMemCpy(Copy, Al, &A, Al, DL.getTypeAllocSize(Ty));
+  }
+}
+
 bool Fission::prepare(std::string &Why) {
+  copyWrittenByValArgs(F);
   if (!inlineBarrierCalls(Why))
     return false;
   simplify();

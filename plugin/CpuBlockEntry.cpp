@@ -106,8 +106,14 @@ Function *CpuBlockEntryBuilder::indexedClone(Function *F) {
   NF->setLinkage(GlobalValue::InternalLinkage);
   NF->setVisibility(GlobalValue::DefaultVisibility);
   NF->setComdat(nullptr);
-  // A `const` helper now reads the indices through its new parameter.
+  // An index is constant for one GPU thread, so a helper that reads one may be `const` or
+  // `pure`; the loop over a block's threads changes it, and the clone reads it from memory
+  // through its new parameter: were it still memory(none), LICM would hoist its calls out
+  // of the thread loop and every thread would get thread 0's index.
+  MemoryEffects ME = F->getMemoryEffects() | MemoryEffects::argMemOnly(ModRefInfo::Ref);
   NF->removeFnAttr(Attribute::Memory);
+  if (ME != MemoryEffects::unknown())
+    NF->setMemoryEffects(ME);
   unsigned IdxArg = F->arg_size();
   NF->getArg(IdxArg)->setName("kp.idx");
   for (Attribute::AttrKind K : {Attribute::NoAlias, Attribute::NoCapture, Attribute::ReadOnly})
@@ -146,6 +152,7 @@ void CpuBlockEntryBuilder::rewriteClone(Function *NF, const SmallPtrSetImpl<Func
         CallInst *New = B.CreateCall(Target, Args);
         New->setCallingConv(Call->getCallingConv());
         New->setAttributes(Call->getAttributes());
+        New->removeFnAttr(Attribute::Memory); // the call site's memory(none): the clone's rule
         New->setTailCallKind(Call->getTailCallKind());
         New->setDebugLoc(Call->getDebugLoc());
         Call->replaceAllUsesWith(New);
@@ -226,7 +233,8 @@ BlockEntryFrame beginBlockEntry(Function *Body, Function *BodyClone, const std::
   for (Attribute A : Body->getAttributes().getFnAttrs())
     if (A.isStringAttribute())
       F->addFnAttr(A);
-  F->removeFnAttr("probe-stack"); // never on a fiber stack
+  // probe-stack stays: a block entry runs on a worker's stack, whose guard a large frame
+  // must not jump (the body's frame is inlined here).
   F->addFnAttr(Attribute::NoUnwind);
   F->addFnAttr(BlockEntryAttr);
   // Kept out of the per-thread entry, which would otherwise get a second copy of the loop.
@@ -307,7 +315,7 @@ Function *CpuBlockEntryBuilder::emitLoop(Function *Body, Function *BodyClone,
   SmallVector<Value *, 8> Args(Fr.Args);
   Args.push_back(Fr.Idx);
   CallInst *Call = B.CreateCall(BodyClone, Args);
-  copyParamAttrs(BodyClone, Call);
+  useCalleeABI(BodyClone, Call);
   closeThreadLoops(B, Nest);
   B.CreateRetVoid();
   return Fr.F;

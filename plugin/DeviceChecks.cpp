@@ -9,11 +9,13 @@
 #include "DeviceChecks.h"
 
 #include "../attributes/Attributes.h"
+#include "CallingConvention.h"
+#include "DeviceBuiltins.h"
+#include "KernelDeclChecks.h"
 #include "MathFunctions.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
-#include "clang/AST/Mangle.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Builtins.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -191,6 +193,39 @@ public:
   bool VisitExpr(Expr *E) {
     if (!isa<DeclRefExpr>(E) && containsLongDouble(E->getType()))
       reportLongDouble(E->getExprLoc());
+    if (const auto *AT = E->getType()->getAs<AtomicType>())
+      checkAtomicSize(E->getExprLoc(), AT->getValueType(), /*Once=*/true);
+    return true;
+  }
+
+  /// __atomic_* and __c11_atomic_* builtins (and stdatomic.h, built on them).
+  bool VisitAtomicExpr(AtomicExpr *E) {
+    checkAtomicSize(E->getBuiltinLoc(), E->getValueType(), /*Once=*/false);
+    return true;
+  }
+
+  /// NVPTX converts between floating point and integers wider than 64 bits by calls into
+  /// compiler-rt (__floattidf, __fixdfti, ...), which the GPU does not have.
+  bool VisitCastExpr(CastExpr *E) {
+    CastKind K = E->getCastKind();
+    if (K != CK_IntegralToFloating && K != CK_FloatingToIntegral)
+      return true;
+    QualType From = E->getSubExpr()->getType(), To = E->getType();
+    QualType Int = K == CK_IntegralToFloating ? From : To;
+    if (Int->isDependentType() || St.Ctx.getTypeSize(Int) <= 64)
+      return true;
+    St.error(E->getExprLoc(), "conversion from %0 to %1 is not supported in device code; "
+                              "convert through a 64-bit integer")
+        << From << To;
+    St.noteRoot(Current);
+    return true;
+  }
+
+  bool VisitVAArgExpr(VAArgExpr *E) {
+    if (!Current->isVariadic()) { // a variadic function is reported as a whole
+      St.error(E->getBuiltinLoc(), "va_arg is not supported in device code");
+      St.noteRoot(Current);
+    }
     return true;
   }
 
@@ -219,6 +254,20 @@ public:
   }
 
 private:
+  /// 16-byte and odd-sized atomics become libatomic calls the GPU does not have.
+  void checkAtomicSize(SourceLocation L, QualType ValueType, bool Once) {
+    if (ValueType->isIncompleteType() || ValueType->isDependentType())
+      return;
+    uint64_t Bytes = St.Ctx.getTypeSizeInChars(ValueType).getQuantity();
+    if (isDeviceAtomicSize(Bytes) || (Once && ReportedAtomicType))
+      return;
+    ReportedAtomicType |= Once; // every use of an _Atomic variable would say the same
+    St.error(L, "atomic operations on %0 (%1 bytes) are not supported in device code; the GPU "
+                "has atomics of 1, 2, 4 and 8 bytes")
+        << ValueType << Bytes;
+    St.noteRoot(Current);
+  }
+
   void reportLongDouble(SourceLocation L) {
     if (ReportedLongDouble)
       return;
@@ -243,6 +292,26 @@ private:
   void checkExternalCall(const CallExpr *CE, const FunctionDecl *Callee) {
     StringRef Name = Callee->getName();
     unsigned ID = Callee->getBuiltinID();
+    if (StringRef Why = unsupportedBuiltinReason(Name); !Why.empty()) {
+      // In a variadic function the function itself is reported.
+      if (!(Current->isVariadic() && Name.starts_with("__builtin_") && Name.contains("va_"))) {
+        St.error(CE->getBeginLoc(), "'%0' cannot be used in device code: %1") << Name << Why;
+        St.noteRoot(Current);
+      }
+      return;
+    }
+    if (Name.starts_with("__sync_") && CE->getNumArgs() > 0)
+      if (const auto *PT = CE->getArg(0)->IgnoreImpCasts()->getType()->getAs<PointerType>())
+        checkAtomicSize(CE->getBeginLoc(), PT->getPointeeType(), /*Once=*/false);
+    if ((Name == "__atomic_is_lock_free" || Name == "__c11_atomic_is_lock_free") &&
+        !CE->isEvaluatable(St.Ctx)) {
+      // clang folds it for sizes the target handles inline; the rest is a libatomic call.
+      St.error(CE->getBeginLoc(), "'%0' must have a constant answer in device code; the GPU "
+                                  "has atomics of 1, 2, 4 and 8 bytes")
+          << Name;
+      St.noteRoot(Current);
+      return;
+    }
     // Library builtins (expf, printf, __builtin_expf) are judged by name below;
     // the other builtins become plain instructions.
     const Builtin::Context &BI = St.Ctx.BuiltinInfo;
@@ -279,6 +348,7 @@ private:
   const FunctionDecl *Current;
   llvm::SmallPtrSet<const DeclRefExpr *, 16> CalleeRefs;
   bool ReportedLongDouble = false;
+  bool ReportedAtomicType = false;
 };
 
 /// Finds `shared` variables that no device code owns.
@@ -310,6 +380,7 @@ ParamInfo describeParam(ASTContext &Ctx, StringRef Name, QualType T) {
   P.Name = Name.str();
   T = T.getCanonicalType();
   P.Size = T->isIncompleteType() ? 0 : Ctx.getTypeSizeInChars(T).getQuantity();
+  P.Align = T->isIncompleteType() ? 1 : Ctx.getTypeAlignInChars(T).getQuantity();
   if (const auto *PT = T->getAs<PointerType>()) {
     P.TheKind = ParamInfo::Pointer;
     QualType Pointee = PT->getPointeeType();
@@ -327,7 +398,7 @@ ParamInfo describeParam(ASTContext &Ctx, StringRef Name, QualType T) {
 
 void recordFunction(ASTContext &Ctx, const FunctionDecl *FD, TranslationUnitInfo &Info) {
   DeviceFunctionInfo F;
-  F.IRName = ASTNameGenerator(Ctx).getName(FD);
+  F.IRName = irNameOf(Ctx, FD);
   F.TheRole = isKernel(FD)      ? DeviceFunctionInfo::Kernel
               : isVectorize(FD) ? DeviceFunctionInfo::Vectorize
               : isGuvectorize(FD) ? DeviceFunctionInfo::Guvectorize
@@ -382,16 +453,32 @@ void DeviceChecksConsumer::HandleTranslationUnit(ASTContext &Ctx) {
         continue;
       if (isKernel(FD) && FD->hasAttr<CUDADeviceAttr>())
         St.error(FD->getLocation(), "'%0' cannot be both 'kernel' and 'device'") << nameOf(FD);
+      checkCallingConvention(St.Diags, FD);
       Roots.push_back(FD);
       St.reach(FD, FD);
     }
     while (!St.Work.empty()) {
       const FunctionDecl *FD = St.Work.front();
       St.Work.pop_front();
+      if (isKernel(FD) ? checkKernelDeclaration(FD, St.Diags)
+                       : checkDeviceFunctionAttributes(FD, St.Diags))
+        St.noteRoot(FD);
+      if (FD->isVariadic()) {
+        // The host's va_list and va_arg code is x86-64's; the GPU's is not the same.
+        St.error(FD->getLocation(), "variadic function '%0' is not supported in device code; "
+                                    "pass the values in an array or a struct")
+            << nameOf(FD);
+        St.noteRoot(FD);
+      }
       BodyChecker(St, FD).TraverseStmt(FD->getBody());
     }
   }
   StraySharedFinder(St).TraverseDecl(Ctx.getTranslationUnitDecl());
+  // Kernels declared here but defined elsewhere (or aliases) are not roots.
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (const auto *FD = dyn_cast<FunctionDecl>(D))
+      if (isKernel(FD) && !FD->hasBody() && FD == FD->getMostRecentDecl())
+        checkKernelDeclaration(FD, St.Diags);
 
   Info->MainFile = Opts.MainFile;
   for (const FunctionDecl *FD : Roots)

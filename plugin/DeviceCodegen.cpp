@@ -1,4 +1,5 @@
 //===- DeviceCodegen.cpp - link, optimise, emit PTX and cubins --*- C++ -*-===//
+#include "DeviceAtomics.h"
 #include "DevicePass.h"
 #include "DeviceUnroll.h"
 
@@ -292,6 +293,7 @@ bool compileDeviceModule(Module &Dev, const std::vector<std::string> &KernelName
       Dev.getTargetTriple(), CPU, "", TO, std::nullopt, std::nullopt,
       Opts.DeviceOptLevel >= 2 ? CodeGenOptLevel::Aggressive : CodeGenOptLevel::Default));
   optimize(Dev, *TM, Opts.DeviceOptLevel);
+  lowerAtomicOrderings(Dev);
 
   std::string VerifyLog;
   raw_string_ostream VOS(VerifyLog);

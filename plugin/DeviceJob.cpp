@@ -1,5 +1,6 @@
 //===- DeviceJob.cpp - device code generation beside the host's -*- C++ -*-===//
 #include "DeviceJob.h"
+#include "DeviceInstrumentation.h"
 
 #include "clang/Basic/Stack.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -129,6 +130,9 @@ PreservedAnalyses KernplugFinishPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   }
   fillImageTable(*Table, Images);
+  // Here because this pass runs after the host module's kernels were rewritten and
+  // before clang's sanitizer passes (registered after plugins' passes at OptimizerLast).
+  inheritSanitizerAttributes(M);
   return PreservedAnalyses::none();
 }
 

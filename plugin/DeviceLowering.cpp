@@ -46,6 +46,34 @@ void lowerPrintf(Module &Dev) {
     Printf->eraseFromParent();
 }
 
+void lowerMemoryCalls(Module &Dev) {
+  for (StringRef Name : {"memset", "memcpy", "memmove"}) {
+    Function *F = Dev.getFunction(Name);
+    // Under -fno-builtin clang leaves these as calls; no device library defines them.
+    if (!F || !F->isDeclaration() || F->arg_size() != 3 ||
+        !F->getFunctionType()->getParamType(2)->isIntegerTy())
+      continue;
+    for (User *U : make_early_inc_range(F->users())) {
+      auto *Call = dyn_cast<CallInst>(U);
+      if (!Call || Call->getCalledFunction() != F)
+        continue;
+      IRBuilder<> B(Call);
+      Value *Dst = Call->getArgOperand(0), *Src = Call->getArgOperand(1);
+      Value *Len = Call->getArgOperand(2);
+      if (Name == "memset")
+        B.CreateMemSet(Dst, B.CreateTrunc(Src, B.getInt8Ty()), Len, MaybeAlign());
+      else if (Name == "memcpy")
+        B.CreateMemCpy(Dst, MaybeAlign(), Src, MaybeAlign(), Len);
+      else
+        B.CreateMemMove(Dst, MaybeAlign(), Src, MaybeAlign(), Len);
+      Call->replaceAllUsesWith(Dst); // all three return their first argument
+      Call->eraseFromParent();
+    }
+    if (F->use_empty())
+      F->eraseFromParent();
+  }
+}
+
 /// Points every use of F at the libdevice function NvName (same type).
 static void redirect(Module &Dev, Function &F, const std::string &NvName) {
   if (Function *Existing = Dev.getFunction(NvName)) {

@@ -1,5 +1,7 @@
 //===- DeviceModule.cpp - clone the device closure for NVPTX ----*- C++ -*-===//
 #include "DevicePass.h"
+#include "DeviceInstrumentation.h"
+#include "IndirectBranches.h"
 
 #include "../attributes/Attributes.h"
 #include "../runtime/kp_abi.h"
@@ -132,6 +134,8 @@ void stripHostAttributes(Function &F) {
     F.removeFnAttr(Attribute::NoInline);
   if (F.hasPersonalityFn())
     F.setPersonalityFn(nullptr);
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    F.removeParamAttr(I, IndirectArgAttr);
 }
 
 /// Moves a `shared` array into the shared address space. Shared memory cannot
@@ -228,12 +232,18 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
     All.addRoot(K.Fn);
   }
   All.run();
+  // Computed gotos become switches in the host functions themselves, before the device clone
+  // and the CPU entries copy them (IndirectBranches.cpp says why both need it).
+  for (GlobalValue *GV : All.members())
+    if (auto *F = dyn_cast<Function>(GV))
+      expandIndirectBranches(*F);
 
   // What the AST checks let through must be constant or shared; anything else
   // would be host memory the GPU cannot see.
   for (GlobalValue *GV : All.members())
     if (auto *Var = dyn_cast<GlobalVariable>(GV))
-      if (!Var->isConstant() && !Shared.count(Var) && !Var->getName().starts_with("llvm.")) {
+      if (!Var->isConstant() && !Shared.count(Var) && !Var->getName().starts_with("llvm.") &&
+          !isSanitizerData(*Var)) {
         Report.Error("device code uses the host variable '" + Var->getName().str() +
                      "', which the GPU cannot access");
         return nullptr;
@@ -267,18 +277,26 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
 
   for (Function &F : Dev->functions()) {
     stripHostAttributes(F);
+    // x86-64 conventions (ms_abi, regcall, preserve_most, …) mean nothing to NVPTX: device
+    // functions use PTX's one convention, and so must every call of them (below).
+    F.setCallingConv(DeviceKernels.count(&F) ? CallingConv::PTX_Kernel : CallingConv::C);
     if (F.isDeclaration())
       continue;
     if (DeviceKernels.count(&F)) {
       F.setLinkage(GlobalValue::ExternalLinkage);
       F.setVisibility(GlobalValue::DefaultVisibility);
-      F.setCallingConv(CallingConv::PTX_Kernel);
     } else {
       F.setLinkage(GlobalValue::InternalLinkage);
-      F.setCallingConv(CallingConv::C);
     }
     F.setComdat(nullptr);
   }
+  for (Function &F : Dev->functions())
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (Function *Callee = Call->getCalledFunction())
+          Call->setCallingConv(Callee->getCallingConv());
+  for (KernelEntry &K : Kernels)
+    widenKernelParams(*cast<Function>(VMap[K.Fn]));
   for (GlobalVariable &GV : Dev->globals())
     if (!GV.isDeclaration()) {
       GV.setLinkage(GlobalValue::InternalLinkage);
@@ -296,6 +314,7 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
   for (size_t I = 0; I < Kernels.size(); ++I)
     setStaticSharedBytes(*Kernels[I].Fn, SharedBytes[I]);
 
+  lowerHostInstrumentation(*Dev);
   resetModuleFlags(*Dev);
   if (Opts.DebugLineInfo) {
     stripNonLineTableDebugInfo(*Dev);

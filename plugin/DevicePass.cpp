@@ -4,9 +4,11 @@
 
 #include "../attributes/Attributes.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Module.h"
 
@@ -14,7 +16,10 @@ using namespace llvm;
 
 namespace kernplug {
 
-void copyParamAttrs(const Function *Callee, CallBase *Call) {
+void useCalleeABI(const Function *Callee, CallBase *Call) {
+  // A call whose convention is not its callee's is undefined behaviour, which the optimiser
+  // turns into no call at all (ms_abi, vectorcall, preserve_most, … kernels did nothing).
+  Call->setCallingConv(Callee->getCallingConv());
   AttributeList FA = Callee->getAttributes();
   SmallVector<AttributeSet, 8> Params;
   for (unsigned I = 0; I < Callee->arg_size(); ++I)
@@ -74,12 +79,21 @@ static void removeMarkerAnnotations(Module &M) {
 /// The CPU backend runs kernels with barriers on fibers whose stacks sit next to each other
 /// with a guard between them. A frame larger than the guard could step over it into another
 /// fiber's stack; stack probes (what -fstack-clash-protection adds) touch every page on the
-/// way down, so such a frame faults on the guard and is reported as a stack overflow.
-static void probeHostStacks(Module &M, const TranslationUnitInfo &Info) {
-  for (const DeviceFunctionInfo &F : Info.Functions)
-    if (Function *Fn = M.getFunction(F.IRName))
-      if (!Fn->isDeclaration() && !Fn->hasFnAttribute("probe-stack"))
-        Fn->addFnAttr("probe-stack", "inline-asm");
+/// way down, so such a frame faults on the guard and is reported as a stack overflow. Every
+/// function the kernels reach gets them, not only the kernels: a helper's frame is as large
+/// (and at -O0 it is not inlined into one that probes).
+static void probeHostStacks(const std::vector<KernelEntry> &Kernels) {
+  SetVector<Function *> Reach;
+  for (const KernelEntry &K : Kernels)
+    Reach.insert(K.Fn);
+  for (size_t I = 0; I < Reach.size(); ++I)
+    for (Instruction &Inst : instructions(*Reach[I]))
+      if (auto *Call = dyn_cast<CallBase>(&Inst))
+        if (Function *Callee = Call->getCalledFunction(); Callee && !Callee->isDeclaration())
+          Reach.insert(Callee);
+  for (Function *F : Reach)
+    if (!F->isDeclaration() && !F->hasFnAttribute("probe-stack"))
+      F->addFnAttr("probe-stack", "inline-asm");
 }
 
 PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &MAM) {
@@ -96,6 +110,7 @@ PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &MAM) {
     KernelEntry E;
     E.Name = F.IRName;
     E.Fn = E.HostFn = Fn;
+    passIndirectArgsByValue(*Fn, F);
     E.Params = describeKernelParams(*Fn, F);
     E.File = F.File;
     E.Line = F.Line;
@@ -110,6 +125,7 @@ PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (!Dev)
       return PreservedAnalyses::all();
     lowerPrintf(*Dev);
+    lowerMemoryCalls(*Dev);
     lowerMathToLibdevice(*Dev);
     std::vector<std::string> Names;
     for (const KernelEntry &K : Kernels)
@@ -119,7 +135,7 @@ PreservedAnalyses KernplugPass::run(Module &M, ModuleAnalysisManager &MAM) {
     std::unique_ptr<DeviceJob> Job = DeviceJob::start(*Dev, std::move(Names), *Opts);
     Dev.reset();
     useReduceHostCopies(M, *Opts, Kernels);
-    probeHostStacks(M, *Info);
+    probeHostStacks(Kernels);
     rewriteHostModule(M, Kernels, Job->placeholders(), Info->MainFile, *Opts, Report);
     Pending->ImageTable = M.getNamedGlobal("__kp_images");
     Pending->Job = std::move(Job);

@@ -106,6 +106,14 @@ void addReduceKernels(llvm::Module &M, const TranslationUnitInfo &Info,
 void useReduceHostCopies(llvm::Module &M, const PluginOptions &Opts,
                          std::vector<KernelEntry> &Kernels);
 
+/// KernelParams.cpp: under the Windows x64 convention (ms_abi) clang passes a struct whose
+/// size is not 1, 2, 4 or 8 bytes, a _Complex double or an __int128 as a pointer to the
+/// caller's copy, which the GPU cannot read. Such a kernel parameter of F becomes byval here,
+/// marked with IndirectArgAttr: the device kernel receives the bytes, the CPU body a copy per
+/// call, and rewriteHostModule gives the stub its pointer argument back.
+extern const char *const IndirectArgAttr;
+void passIndirectArgsByValue(llvm::Function &F, const DeviceFunctionInfo &Info);
+
 /// KernelParams.cpp: the IR-level parameter table of a user kernel.
 std::vector<IRParam> describeKernelParams(const llvm::Function &F,
                                           const DeviceFunctionInfo &Info);
@@ -118,8 +126,14 @@ std::unique_ptr<llvm::Module> buildDeviceModule(llvm::Module &Host,
                                                 const PluginOptions &Opts,
                                                 const PassReporter &Report);
 
-/// DeviceLowering.cpp: printf -> vprintf, math calls and intrinsics -> libdevice.
+/// DeviceParams.cpp: the device kernel K with every i24/i40/i48/i56 parameter (a struct of
+/// 3, 5, 6 or 7 bytes) widened to the 4 or 8 bytes the host passes; K itself when none.
+llvm::Function *widenKernelParams(llvm::Function &K);
+
+/// DeviceLowering.cpp: printf -> vprintf, memset/memcpy/memmove calls -> LLVM's intrinsics,
+/// math calls and intrinsics -> libdevice.
 void lowerPrintf(llvm::Module &Dev);
+void lowerMemoryCalls(llvm::Module &Dev);
 void lowerMathToLibdevice(llvm::Module &Dev);
 
 /// DeviceCodegen.cpp: links the device runtime and libdevice, optimises, and
@@ -137,8 +151,9 @@ void rewriteHostModule(llvm::Module &M, std::vector<KernelEntry> &Kernels,
                        const std::vector<DeviceImage> &Images, const std::string &Source,
                        const PluginOptions &Opts, const PassReporter &Report);
 
-/// Gives a call the parameter attributes (byval, signext, …) of its callee.
-void copyParamAttrs(const llvm::Function *Callee, llvm::CallBase *Call);
+/// Gives a call the calling convention and parameter attributes (byval, signext, …) of its
+/// callee: every call the plugin makes to a user function goes through this.
+void useCalleeABI(const llvm::Function *Callee, llvm::CallBase *Call);
 
 /// The globals annotated with Name in llvm.global.annotations; with Remove,
 /// those entries are taken out of the table (and the table if it empties).

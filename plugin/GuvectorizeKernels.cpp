@@ -57,7 +57,7 @@ Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info, co
     for (size_t D = 0; D < L.DimNames.size(); ++D)
       CallArgs.push_back(K->getArg(1 + NOps + D));
     CallInst *R = B.CreateCall(F, CallArgs);
-    copyParamAttrs(F, R);
+    useCalleeABI(F, R);
   };
   return buildGridStrideKernel(M, FunctionType::get(Type::getVoidTy(C), Params, false), Name,
                                Prologue, Loop);

@@ -65,6 +65,8 @@ Function *detachBody(Function *F) {
   }
   Body->setSubprogram(F->getSubprogram());
   F->setSubprogram(nullptr);
+  for (unsigned I = 0; I < Body->arg_size(); ++I)
+    Body->removeParamAttr(I, IndirectArgAttr); // stays byval: only the plugin's entries call it
   return Body;
 }
 
@@ -83,7 +85,7 @@ Function *makeTrampoline(Function *Body, const std::string &Name, const AbiTypes
     Args.push_back(A.hasByValAttr() ? Slot : B.CreateLoad(A.getType(), Slot));
   }
   CallInst *Call = B.CreateCall(Body, Args);
-  copyParamAttrs(Body, Call);
+  useCalleeABI(Body, Call);
   B.CreateRetVoid();
   return Tr;
 }
@@ -98,11 +100,21 @@ void makeStub(Function *F, Constant *Desc, const AbiTypes &T) {
   IRBuilder<> B(BasicBlock::Create(C, "entry", F));
   auto *ArrTy = ArrayType::get(T.Ptr, std::max<size_t>(F->arg_size(), 1));
   Value *Arr = B.CreateAlloca(ArrTy, nullptr, "kp.args");
+  const DataLayout &DL = M.getDataLayout();
   for (Argument &A : F->args()) {
     Value *P = &A;
     if (!A.hasByValAttr()) {
-      Value *Slot = B.CreateAlloca(A.getType(), nullptr, A.getName() + ".slot");
-      B.CreateStore(&A, Slot);
+      // An i24 (a 3-byte struct) is read as the 4 bytes of its slot by the device's .u32
+      // (DeviceParams.cpp): the slot holds it zero-extended, with no undefined byte.
+      Type *SlotTy = A.getType();
+      Value *V = &A;
+      if (SlotTy->isIntegerTy() &&
+          DL.getTypeSizeInBits(SlotTy) != DL.getTypeAllocSizeInBits(SlotTy)) {
+        SlotTy = B.getIntNTy(DL.getTypeAllocSizeInBits(SlotTy));
+        V = B.CreateZExt(&A, SlotTy);
+      }
+      Value *Slot = B.CreateAlloca(SlotTy, nullptr, A.getName() + ".slot");
+      B.CreateStore(V, Slot);
       P = Slot;
     }
     B.CreateStore(P, B.CreateConstGEP2_64(ArrTy, Arr, 0, A.getArgNo()));
@@ -111,6 +123,13 @@ void makeStub(Function *F, Constant *Desc, const AbiTypes &T) {
       "__kp_launch", FunctionType::get(Type::getVoidTy(C), {T.Ptr, T.Ptr}, false));
   B.CreateCall(Launch, {Desc, Arr});
   B.CreateRetVoid();
+  // The stub keeps the ABI callers use: the pointer to their copy of a parameter that
+  // passIndirectArgsByValue made byval (stored above as the pointer the runtime reads).
+  for (unsigned I = 0; I < F->arg_size(); ++I)
+    if (F->getAttributes().hasParamAttr(I, IndirectArgAttr)) {
+      F->removeParamAttr(I, Attribute::ByVal);
+      F->removeParamAttr(I, IndirectArgAttr);
+    }
 }
 
 Constant *paramTable(Module &M, const KernelEntry &K, const AbiTypes &T) {

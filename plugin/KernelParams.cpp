@@ -10,6 +10,7 @@
 
 #include "../runtime/kp_abi.h"
 
+#include "llvm/IR/Attributes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 
@@ -23,6 +24,26 @@ static unsigned irPiecesOf(const Function &F, unsigned ArgIdx, const ParamInfo &
   if (F.getArg(ArgIdx)->hasByValAttr())
     return 1;
   return P.Size == 0 ? 0 : P.Size <= 8 ? 1 : 2;
+}
+
+const char *const IndirectArgAttr = "kernplug-indirect";
+
+void passIndirectArgsByValue(Function &F, const DeviceFunctionInfo &Info) {
+  // Windows x64 maps each C parameter to one IR argument; nothing else passes one by reference.
+  if (F.getCallingConv() != CallingConv::Win64 || Info.Params.size() != F.arg_size())
+    return;
+  LLVMContext &C = F.getContext();
+  for (unsigned I = 0; I < F.arg_size(); ++I) {
+    const ParamInfo &P = Info.Params[I];
+    Argument *A = F.getArg(I);
+    if (P.TheKind == ParamInfo::Pointer || P.Size == 0 || !A->getType()->isPointerTy() ||
+        A->hasByValAttr())
+      continue;
+    A->addAttr(Attribute::getWithByValType(C, ArrayType::get(Type::getInt8Ty(C), P.Size)));
+    A->removeAttr(Attribute::Alignment);
+    A->addAttr(Attribute::getWithAlignment(C, Align(P.Align)));
+    A->addAttr(Attribute::get(C, IndirectArgAttr));
+  }
 }
 
 std::vector<IRParam> describeKernelParams(const Function &F, const DeviceFunctionInfo &Info) {

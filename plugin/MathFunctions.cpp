@@ -80,6 +80,9 @@ bool isDeviceRuntimeFunction(llvm::StringRef Name) {
       "nan",       "nanf",          "nans",       "nansf",       "powi",      "powif"};
   return Name.starts_with("kp_dev_") || Name == "printf" || Name == "vprintf" ||
          Name == "memcpy" || Name == "memset" || Name == "memmove" ||
+         // runtime/device/trap.c on the GPU; the C library's on the CPU backend, whose
+         // fault handler turns them into launch errors (cpu_fault.c).
+         Name == "abort" || Name == "__assert_fail" ||
          InlineBuiltins.contains(Name);
 }
 

@@ -156,7 +156,7 @@ Function *instantiate(Function *Tmpl, Function *F, const std::string &Name) {
     Type *P = F->getFunctionType()->getParamType(0);
     CallInst *Call =
         B.CreateCall(F, {toParam(B, CI->getArgOperand(0), P), toParam(B, CI->getArgOperand(1), P)});
-    copyParamAttrs(F, Call);
+    useCalleeABI(F, Call);
     CI->replaceAllUsesWith(fromResult(B, Call, CI->getType()));
     CI->eraseFromParent();
   }

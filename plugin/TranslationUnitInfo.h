@@ -21,6 +21,7 @@ struct ParamInfo {
   bool IsSigned = false;     // Scalar integers
   bool IsFloat = false;      // Scalar floating point
   uint64_t Size = 0;         // bytes of the C type
+  uint64_t Align = 1;        // its alignment in bytes
   uint64_t ElemSize = 0;     // Pointer: bytes of the pointee (0 if unknown)
 };
 

@@ -103,7 +103,7 @@ Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info,
                                  Info.Params[J].IsSigned));
     }
     CallInst *R = B.CreateCall(F, CallArgs);
-    copyParamAttrs(F, R);
+    useCalleeABI(F, R);
     Type *ResTy = irType(C, Sig.Result);
     Value *Res = convert(B, R, Info.Result.IsSigned, ResTy, Sig.Result.Kind == ElemKind::Int);
     B.CreateStore(Res, B.CreateInBoundsGEP(ResTy, Out, I));

@@ -94,6 +94,13 @@ int kp_alloc_table_remove(const void *ptr, kp_alloc_info *out) {
   return found;
 }
 
+/* fork(): held across it so that the child's copy of the table is whole (fork.c). */
+void kp_alloc_table_fork(kp_fork_phase phase) {
+  if (phase == KP_FORK_PREPARE) pthread_rwlock_wrlock(&g_lock);
+  else if (phase == KP_FORK_PARENT) pthread_rwlock_unlock(&g_lock);
+  else g_lock = (pthread_rwlock_t)PTHREAD_RWLOCK_INITIALIZER; /* its holder is not there */
+}
+
 unsigned long long kp_alloc_table_generation(void) {
   return atomic_load_explicit(&g_generation, memory_order_acquire);
 }
@@ -131,6 +138,16 @@ int kp_alloc_table_overlap(const void *ptr, size_t bytes, kp_alloc_info *out) {
     *out = g_entries[i];
     found = 1;
   }
+  pthread_rwlock_unlock(&g_lock);
+  return found;
+}
+
+int kp_alloc_table_neighbours(const void *ptr, kp_alloc_info *below, kp_alloc_info *above) {
+  int found = 0;
+  pthread_rwlock_rdlock(&g_lock);
+  size_t i = upper_bound((uintptr_t)ptr);
+  if (i > 0) *below = g_entries[i - 1], found |= 1;
+  if (i < g_count) *above = g_entries[i], found |= 2;
   pthread_rwlock_unlock(&g_lock);
   return found;
 }

@@ -19,6 +19,7 @@ static char g_reason[1024];  /* why the CPU was chosen / why nothing could start
 static kp_error g_init_error; /* reported again on every use when no backend started */
 
 static void choose(void) {
+  kp_fork_install();
   const char *want = getenv("KP_BACKEND");
   if (!want || !*want) want = "auto";
   char why[sizeof g_reason - 100] = ""; /* room for the prefixes below */
@@ -48,6 +49,27 @@ static void choose(void) {
     snprintf(g_reason, sizeof g_reason, "the CPU backend cannot start: %s", why);
     g_init_error = KP_ERROR_INVALID_VALUE;
   }
+}
+
+/* A child of fork() inherits the parent's CUDA context, which the driver does not support:
+ * every driver call there fails (CUDA_ERROR_INITIALIZATION_ERROR at best, a hang at worst),
+ * and the device memory behind the parent's pointers is not the child's. So the CUDA backend
+ * becomes an error naming the cause, as it is in CUDA; the CPU backend keeps working (its
+ * "device" memory is ordinary memory, copied into the child). */
+void kp_backend_after_fork_child(void) {
+  if (!g_backend) return;
+  if (g_backend->host_memory) {
+    kp_pool_after_fork_child();
+    kp_cpu_watchdog_after_fork_child();
+    return;
+  }
+  g_backend = NULL;
+  g_init_error = KP_ERROR_CUDA;
+  snprintf(g_reason, sizeof g_reason,
+           "this process was created by fork() after kernplug started the CUDA backend in its "
+           "parent, and CUDA cannot be used in such a child (the driver fails with "
+           "CUDA_ERROR_INITIALIZATION_ERROR); fork before the first kernplug call, or exec a "
+           "new program in the child");
 }
 
 const kp_backend *kp_backend_get(void) {

@@ -14,6 +14,7 @@
  * kp_synchronize() has nothing to wait for. "Device" memory is ordinary host memory, but
  * every transfer is a real copy so that programs behave as they do on a GPU. */
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,16 +27,20 @@
 enum {
   KP_CPU_DEFAULT_SHARED = 48 * 1024, /* CUDA's default per-block dynamic shared limit */
   KP_CPU_MAX_SHARED = 1 << 30,
-  KP_CPU_ALLOC_ALIGN = 256, /* cuMemAlloc's alignment: keep alignment behaviour identical */
   KP_CPU_DEFAULT_STACK = 128 * 1024, /* per fiber; CUDA's default is far smaller, but C
                                         programmers put arrays on the stack */
   KP_CPU_MIN_STACK = 16 * 1024,
-  KP_CPU_MAX_STACK = 1 << 30
+  KP_CPU_MAX_STACK = 1 << 30,
+  /* Worker threads: the usual main-thread stack, since kernels may keep sizeable local
+   * arrays; KP_CPU_WORKER_STACK changes it. */
+  KP_CPU_DEFAULT_WORKER_STACK = 8 << 20,
+  KP_CPU_MIN_WORKER_STACK = 64 * 1024
 };
 
 static void **g_shared_buffers;            /* one per participant, max_shared_bytes each */
 static kp_cpu_block_runner **g_runners;    /* one per participant, made on first use */
 static size_t g_stack_bytes = KP_CPU_DEFAULT_STACK;
+static size_t g_worker_stack_bytes = KP_CPU_DEFAULT_WORKER_STACK;
 static char g_owner[128];
 
 typedef struct cpu_grid {
@@ -48,6 +53,7 @@ typedef struct cpu_grid {
   unsigned long long total_blocks, chunk;
   atomic_ullong next_block;
   atomic_int failed;     /* set once by the first participant that fails */
+  _Atomic unsigned long long watch; /* the watchdog's number for it (0: not watched) */
   char message[1024];    /* its error, read after kp_pool_run returns */
 } cpu_grid;
 
@@ -57,8 +63,47 @@ static void record_failure(cpu_grid *g, const char *msg) {
     snprintf(g->message, sizeof g->message, "%s", msg);
 }
 
+/* What went wrong, after "kernel 'k', block (…), thread (…): ". participant: who ran it (0:
+ * the launching host thread, whose stack is the program's, not ours). */
+static void explain_fault(char *msg, size_t size, const kp_cpu_fault_guard *f, int participant) {
+  if (f->stack_overflow) {
+    snprintf(msg, size,
+             "stack overflow: on the CPU backend each thread of a kernel with barriers or warp "
+             "collectives runs on a fiber stack of %zu bytes; set KP_CPU_STACK_SIZE to more "
+             "bytes or put less on the stack",
+             g_stack_bytes);
+  } else if (f->thread_stack_overflow && participant > 0) {
+    snprintf(msg, size,
+             "stack overflow: the kernel ran off the end of the %zu-byte stack of the CPU "
+             "worker thread running the block (deep recursion or large local arrays); set "
+             "KP_CPU_WORKER_STACK to more bytes or put less on the stack",
+             g_worker_stack_bytes);
+  } else if (f->thread_stack_overflow) {
+    const char *low;
+    snprintf(msg, size,
+             "stack overflow: the kernel ran off the end of the %zu-byte stack of the host "
+             "thread that launched it, which runs blocks too (deep recursion or large local "
+             "arrays); give that thread a larger stack (ulimit -s for the main thread), set "
+             "KP_CPU_WORKER_STACK for the worker threads, or put less on the stack",
+             kp_cpu_thread_stack(&low));
+  } else if (f->signo == KP_CPU_TIMEOUT_SIGNAL) {
+    snprintf(msg, size,
+             "did not finish within KP_CPU_TIMEOUT_MS=%lld ms; the CPU backend's watchdog "
+             "stopped it (a kernel that never returns: check its loop conditions)",
+             kp_cpu_timeout_ms);
+  } else if (f->signo == SIGSEGV || f->signo == SIGBUS) {
+    int n = snprintf(msg, size, "%s at address %p on the CPU backend (on a GPU: %s)",
+                     kp_cpu_fault_describe(f), f->addr, kp_cpu_fault_gpu_equivalent(f));
+    if (n > 0 && (size_t)n < size) kp_cpu_describe_address(msg + n, size - (size_t)n, f->addr);
+  } else { /* the address of an instruction or nothing: not worth printing */
+    snprintf(msg, size, "%s on the CPU backend (on a GPU: %s)", kp_cpu_fault_describe(f),
+             kp_cpu_fault_gpu_equivalent(f));
+  }
+}
+
 /* thread_known: kp_cpu_state.tid is the faulting thread. */
-static void record_fault(cpu_grid *g, const kp_cpu_fault_guard *f, int thread_known) {
+static void record_fault(cpu_grid *g, const kp_cpu_fault_guard *f, int thread_known,
+                         int participant) {
   const kp_cpu_thread_state *st = &kp_cpu_state;
   char msg[1024];
   int n = thread_known
@@ -68,17 +113,7 @@ static void record_fault(cpu_grid *g, const kp_cpu_fault_guard *f, int thread_kn
               : snprintf(msg, sizeof msg, "kernel '%s', block (%u, %u, %u), one of its threads: ",
                          g->kernel->name, st->ctaid[0], st->ctaid[1], st->ctaid[2]);
   if (n < 0 || (size_t)n >= sizeof msg) n = 0;
-  if (f->stack_overflow)
-    snprintf(msg + n, sizeof msg - (size_t)n,
-             "stack overflow: on the CPU backend each thread of a kernel with barriers or warp "
-             "collectives runs on a fiber stack of %zu bytes; set KP_CPU_STACK_SIZE to more "
-             "bytes or put less on the stack",
-             g_stack_bytes);
-  else
-    snprintf(msg + n, sizeof msg - (size_t)n,
-             "%s at address %p on the CPU backend (on a GPU the launch fails with "
-             "CUDA_ERROR_ILLEGAL_ADDRESS); check the indices against the array sizes",
-             kp_cpu_fault_describe(f), f->addr);
+  explain_fault(msg + n, sizeof msg - (size_t)n, f, participant);
   record_failure(g, msg);
 }
 
@@ -116,13 +151,16 @@ static int replay_to_find_thread(const cpu_grid *g, kp_cpu_thread_state *st,
                                  kp_cpu_block_runner *runner, kp_cpu_fault_guard *fault) {
   kp_cpu_fault_guard replay;
   replay.stacks = NULL;
+  replay.launch = fault->launch;
   if (sigsetjmp(replay.env, 0)) {
+    kp_cpu_fault_recovered(&replay);
     st->runner = NULL;
     /* Deep frames that fit the worker's stack may not fit a fiber's: keep the real fault. */
     if (g->split && replay.stack_overflow) return 0;
     fault->signo = replay.signo;
     fault->addr = replay.addr;
     fault->stack_overflow = replay.stack_overflow;
+    fault->thread_stack_overflow = replay.thread_stack_overflow;
     return 1;
   }
   kp_cpu_fault_armed = &replay;
@@ -160,10 +198,21 @@ static void run_blocks(void *p, int participant) {
   kp_cpu_fault_prepare_thread();
   kp_cpu_fault_guard guard;
   guard.stacks = NULL;
+  guard.launch = NULL;
+  if (kp_cpu_timeout_ms) {
+    kp_cpu_watchdog_enter(participant);
+    if (participant == 0) atomic_store(&g->watch, kp_cpu_watchdog_begin(g->kernel->name));
+    guard.launch = &g->watch;
+  }
   if (sigsetjmp(guard.env, 0)) { /* a fault in kernel code (cpu_fault.c) */
+    kp_cpu_fault_recovered(&guard);
     st->runner = NULL;
-    record_fault(g, &guard,
-                 g->block_entry ? replay_to_find_thread(g, st, runner, &guard) : 1);
+    /* A block entry hides which thread it was in; after a timeout, replaying would only run
+     * the endless kernel again. */
+    int thread_known = !g->block_entry ||
+                       (guard.signo != KP_CPU_TIMEOUT_SIGNAL &&
+                        replay_to_find_thread(g, st, runner, &guard));
+    record_fault(g, &guard, thread_known, participant);
     goto out;
   }
   kp_cpu_fault_armed = &guard;
@@ -201,18 +250,8 @@ out:
 enum { KP_CPU_SPLIT_STACK_NEED = 1 << 20 };
 
 static int caller_stack_is_small(void) {
-  static _Thread_local const char *low; /* lowest usable address of this thread's stack */
-  static _Thread_local int known;
-  if (!known) {
-    known = 1;
-    pthread_attr_t attr;
-    void *addr;
-    size_t size;
-    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-      if (pthread_attr_getstack(&attr, &addr, &size) == 0) low = addr;
-      pthread_attr_destroy(&attr);
-    }
-  }
+  const char *low; /* lowest usable address of this thread's stack */
+  kp_cpu_thread_stack(&low);
   char here;
   return low && (size_t)(&here - low) < KP_CPU_SPLIT_STACK_NEED;
 }
@@ -235,46 +274,36 @@ static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void 
   atomic_init(&g.failed, 0);
   kp_note_launched_kernel(k->name);
   kp_pool_run(run_blocks, &g);
+  if (kp_cpu_timeout_ms) kp_cpu_watchdog_end(atomic_load(&g.watch));
   if (atomic_load(&g.failed)) return kp_fail(KP_ERROR_LAUNCH, "%s", g.message);
   return KP_SUCCESS;
 }
 
-/* Memory: every kind is host memory here. Device arrays are separate allocations and every
- * transfer a real copy (transfers.c copies pinned and registered arrays into a temporary
- * device array around a launch, as on a GPU), so that a program behaves as it does there. */
+/* Memory: every kind is host memory here, each allocation a guarded mapping of its own
+ * (cpu_memory.c). Device arrays are separate allocations and every transfer a real copy
+ * (transfers.c copies pinned and registered arrays into a temporary device array around a
+ * launch, as on a GPU), so that a program behaves as it does there. */
 static kp_error cpu_alloc(size_t bytes, void **out, const char *what) {
-  size_t rounded = (bytes + KP_CPU_ALLOC_ALIGN - 1) / KP_CPU_ALLOC_ALIGN * KP_CPU_ALLOC_ALIGN;
-  if (rounded == 0) rounded = KP_CPU_ALLOC_ALIGN; /* a unique pointer even for 0 bytes */
-  void *p = rounded >= bytes ? aligned_alloc(KP_CPU_ALLOC_ALIGN, rounded) : NULL;
-  if (!p) {
-    long page = sysconf(_SC_PAGESIZE), avail = sysconf(_SC_AVPHYS_PAGES),
-         total = sysconf(_SC_PHYS_PAGES);
-    return kp_fail(KP_ERROR_OUT_OF_MEMORY,
-                   "%s: allocating %zu bytes on the CPU backend: out of memory (%zu bytes free "
-                   "of %zu)",
-                   what, bytes, avail > 0 && page > 0 ? (size_t)avail * (size_t)page : 0,
-                   total > 0 && page > 0 ? (size_t)total * (size_t)page : 0);
-  }
-  *out = p;
-  return KP_SUCCESS;
+  return kp_cpu_map(bytes, out, what);
 }
 
-static kp_error cpu_release(void *p, const char *what) {
+static kp_error cpu_release(void *p, size_t bytes, const char *what) {
   (void)what;
-  free(p);
+  kp_cpu_unmap(p, bytes);
   return KP_SUCCESS;
 }
 
 static kp_error cpu_alloc_kind(kp_memory_kind kind, size_t bytes, void **out, int *device,
                                const char *what) {
-  (void)kind; /* device, managed and pinned are all aligned host memory */
+  (void)kind; /* device, managed and pinned are all guarded host memory */
   *device = 0;
-  return cpu_alloc(bytes, out, what);
+  return kp_cpu_map(bytes, out, what);
 }
 
-static kp_error cpu_release_kind(kp_memory_kind kind, int device, void *p, const char *what) {
+static kp_error cpu_release_kind(kp_memory_kind kind, int device, void *p, size_t bytes,
+                                 const char *what) {
   (void)kind, (void)device;
-  return cpu_release(p, what);
+  return cpu_release(p, bytes, what);
 }
 
 /* Nothing to lock: the table entry memory.c makes is what registration means here. */
@@ -370,6 +399,12 @@ static void cpu_detect(void) {
   printf("Fiber stacks: %zu bytes per GPU thread of kernels with barriers or warp "
          "collectives (KP_CPU_STACK_SIZE sets it)\n",
          g_stack_bytes);
+  printf("Worker stacks: %zu bytes per worker thread (KP_CPU_WORKER_STACK sets it)\n",
+         g_worker_stack_bytes);
+  if (kp_cpu_timeout_ms)
+    printf("Watchdog: a launch fails after %lld ms (KP_CPU_TIMEOUT_MS)\n", kp_cpu_timeout_ms);
+  else
+    printf("Watchdog: off (KP_CPU_TIMEOUT_MS sets a time limit per launch)\n");
   printf("Summary:\n\t0 CUDA devices in use; kernels run on %d CPU threads\n", kp_pool_size());
 }
 
@@ -391,18 +426,28 @@ const kp_backend *kp_cpu_backend_init(char *why, size_t why_size) {
     return NULL;
   }
   g_stack_bytes = (size_t)stack;
-  int started = kp_pool_start((int)n, why, why_size);
+  long long worker_stack = kp_env_positive("KP_CPU_WORKER_STACK", KP_CPU_DEFAULT_WORKER_STACK,
+                                           KP_CPU_MAX_STACK, why, why_size);
+  if (worker_stack < 0) return NULL;
+  if (worker_stack < KP_CPU_MIN_WORKER_STACK) {
+    snprintf(why, why_size, "KP_CPU_WORKER_STACK=%lld is below the minimum of %d bytes",
+             worker_stack, KP_CPU_MIN_WORKER_STACK);
+    return NULL;
+  }
+  g_worker_stack_bytes = (size_t)worker_stack;
+  int started = kp_pool_start((int)n, g_worker_stack_bytes, why, why_size);
   if (started < 1) return NULL;
+  if (kp_cpu_watchdog_init(started, why, why_size) != 0) return NULL;
   g_shared_buffers = calloc((size_t)started, sizeof *g_shared_buffers);
   g_runners = calloc((size_t)started, sizeof *g_runners);
   if (!g_shared_buffers || !g_runners) {
     snprintf(why, why_size, "out of memory for shared-memory buffers");
     return NULL;
   }
-  size_t bytes = ((size_t)shared + 63) / 64 * 64;
+  /* Guarded like device arrays, so that a kernel overrunning its dynamic shared memory
+   * faults instead of overwriting the heap. */
   for (int i = 0; i < started; i++) {
-    g_shared_buffers[i] = aligned_alloc(64, bytes);
-    if (!g_shared_buffers[i]) {
+    if (kp_cpu_map_quiet((size_t)shared, &g_shared_buffers[i]) != 0) {
       snprintf(why, why_size, "out of memory for %d x %lld bytes of shared memory", started,
                shared);
       return NULL;

@@ -6,6 +6,7 @@
 #define KP_CPU_BACKEND_H
 
 #include <setjmp.h>
+#include <signal.h>
 #include <stddef.h>
 
 #include "kp_internal.h"
@@ -18,11 +19,27 @@
 
 /* A fixed set of worker threads that run a function for each participant. */
 typedef void (*kp_pool_task)(void *ctx, int participant);
-int kp_pool_start(int participants, char *why, size_t why_size);
+/* Starts participants-1 worker threads with stacks of stack_bytes. */
+int kp_pool_start(int participants, size_t stack_bytes, char *why, size_t why_size);
 int kp_pool_size(void);
 /* Runs task(ctx, i) for i in [0, participants) — the caller is participant 0 — and returns
  * when all have finished. Serialised: one grid at a time. */
 void kp_pool_run(kp_pool_task task, void *ctx);
+/* In the child of fork(): no workers are left; reset the locks, restart on the next run. */
+void kp_pool_after_fork_child(void);
+
+/* ---- cpu_memory.c ------------------------------------------------------------------------ */
+
+/* `bytes` of zeroed memory in a mapping of its own between guard pages, 256-byte aligned and
+ * ending as close to the trailing guard as that allows. kp_cpu_map reports failure (an
+ * out-of-memory error naming `what`); kp_cpu_map_quiet returns 0 or an errno value. */
+kp_error kp_cpu_map(size_t bytes, void **out, const char *what);
+int kp_cpu_map_quiet(size_t bytes, void **out);
+/* Unmaps what kp_cpu_map(bytes) returned (NULL: nothing), or keeps it for reuse. */
+void kp_cpu_unmap(void *p, size_t bytes);
+/* Appends to a fault message what `addr` is near: ", 4 bytes past the end of the device
+ * array of 256 bytes at 0x… (from device_array); check the indices …". */
+void kp_cpu_describe_address(char *out, size_t size, const void *addr);
 
 /* ---- cpu_device.c ------------------------------------------------------------------------ */
 
@@ -70,23 +87,58 @@ void kp_fiber_stacks_release(kp_fiber_stacks *s);
 void *kp_fiber_stack(const kp_fiber_stacks *s, unsigned i);
 /* Whether addr lies in one of the guards (a stack overflow). */
 int kp_fiber_stacks_guard_hit(const kp_fiber_stacks *s, const void *addr);
+/* Whether addr lies anywhere in the mapping (s may be NULL). */
+int kp_fiber_stacks_contain(const kp_fiber_stacks *s, const void *addr);
 
 /* ---- cpu_fault.c ------------------------------------------------------------------------- */
 
-/* Armed by a worker while it runs kernel code: a fault jumps to `env` with what happened. */
+/* Armed by a worker while it runs kernel code: a fault jumps to `env` with what happened.
+ * sigsetjmp(env, 0): saving the signal mask would cost a system call per arming; after the
+ * jump, kp_cpu_fault_recovered restores the mask the fault interrupted instead. */
 typedef struct kp_cpu_fault_guard {
   sigjmp_buf env;
   int signo;
   void *addr;
   int stack_overflow;             /* the address is in a fiber stack guard */
+  int thread_stack_overflow;      /* the thread ran off its own stack (worker or caller) */
   const kp_fiber_stacks *stacks;  /* the fiber stacks in use, or NULL */
+  sigset_t mask;                  /* the signal mask when the fault happened */
+  /* The watchdog's number for the launch (cpu_watchdog.c), read when it interrupts; NULL
+   * when the watchdog is off. */
+  const _Atomic unsigned long long *launch;
 } kp_cpu_fault_guard;
 extern _Thread_local kp_cpu_fault_guard *kp_cpu_fault_armed
     __attribute__((tls_model("initial-exec")));
 /* Installs the process's fault handlers (once) and this thread's alternate signal stack. */
 void kp_cpu_fault_prepare_thread(void);
+/* From a signal handler (uc: its context): records sig and addr in g and jumps to g->env. */
+KP_NORETURN void kp_cpu_fault_jump(kp_cpu_fault_guard *g, int sig, void *addr, void *uc);
+/* Call first thing after a jump to g->env: restores the signal mask of the faulting code. */
+void kp_cpu_fault_recovered(const kp_cpu_fault_guard *g);
 /* "invalid memory access (SIGSEGV)", … */
 const char *kp_cpu_fault_describe(const kp_cpu_fault_guard *g);
+/* What a GPU reports for the same fault: "CUDA_ERROR_ILLEGAL_ADDRESS", … */
+const char *kp_cpu_fault_gpu_equivalent(const kp_cpu_fault_guard *g);
+/* The calling thread's stack: its size, and its lowest address in *low (0 and NULL when
+ * unknown). Found once per thread. */
+size_t kp_cpu_thread_stack(const char **low);
+
+/* ---- cpu_watchdog.c ---------------------------------------------------------------------- */
+
+/* KP_CPU_TIMEOUT_MS, 0 when off (the default): the launch path tests only this. */
+extern long long kp_cpu_timeout_ms;
+/* The signal that interrupts a kernel past its time (handled only while the watchdog is on). */
+#define KP_CPU_TIMEOUT_SIGNAL SIGURG
+/* Reads KP_CPU_TIMEOUT_MS; 0, or -1 with the reason in why. */
+int kp_cpu_watchdog_init(int participants, char *why, size_t why_size);
+/* Each participant of a watched launch, before running kernel code. */
+void kp_cpu_watchdog_enter(int participant);
+/* Participant 0, holding the pool: a launch of `kernel` starts now. Returns its number (0:
+ * not watched); kp_cpu_watchdog_end(number) once every participant is done. */
+unsigned long long kp_cpu_watchdog_begin(const char *kernel);
+void kp_cpu_watchdog_end(unsigned long long launch);
+/* In the child of fork(): the watchdog thread is gone; start it again when needed. */
+void kp_cpu_watchdog_after_fork_child(void);
 
 /* ---- cpu_block.c ------------------------------------------------------------------------- */
 

@@ -41,10 +41,11 @@ kp_error kp_cuda_ensure_context(const char *what);
 
 /* cuda_memory.c: the backend's memory operations. */
 kp_error kp_cuda_alloc(size_t bytes, void **out, const char *what);
-kp_error kp_cuda_release(void *p, const char *what);
+kp_error kp_cuda_release(void *p, size_t bytes, const char *what);
 kp_error kp_cuda_alloc_kind(kp_memory_kind kind, size_t bytes, void **out, int *device,
                             const char *what);
-kp_error kp_cuda_release_kind(kp_memory_kind kind, int device, void *p, const char *what);
+kp_error kp_cuda_release_kind(kp_memory_kind kind, int device, void *p, size_t bytes,
+                              const char *what);
 kp_error kp_cuda_register_host(void *p, size_t bytes, const char *what);
 kp_error kp_cuda_unregister_host(void *p, const char *what);
 int kp_cuda_is_foreign_device_memory(const void *p);

@@ -170,7 +170,8 @@ kp_error kp_cuda_alloc(size_t bytes, void **out, const char *what) {
   return device_alloc(kp_cuda_current_device(), bytes, out, what);
 }
 
-kp_error kp_cuda_release(void *p, const char *what) {
+kp_error kp_cuda_release(void *p, size_t bytes, const char *what) {
+  (void)bytes; /* the driver knows */
   kp_error err = kp_cuda_ensure_context(what);
   if (err) return err;
   return device_free(kp_cuda_current_device(), p, what);
@@ -211,7 +212,9 @@ kp_error kp_cuda_alloc_kind(kp_memory_kind kind, size_t bytes, void **out, int *
   }
 }
 
-kp_error kp_cuda_release_kind(kp_memory_kind kind, int device, void *p, const char *what) {
+kp_error kp_cuda_release_kind(kp_memory_kind kind, int device, void *p, size_t bytes,
+                              const char *what) {
+  (void)bytes; /* the driver knows */
   kp_error err = kind == KP_MEMORY_PINNED ? kp_cuda_ensure_context(what)
                                           : kp_cuda_use_device(device, what);
   if (err) return err;

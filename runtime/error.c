@@ -62,6 +62,7 @@ kp_error kp_vfail(kp_error code, const char *fmt, va_list ap) {
     snprintf(line, sizeof line, "kernplug: error: %s\n", tls_last_message);
     fputs(line, stderr);
     fflush(stderr);
+    kp_fault_guard_drop();
     abort();
   }
   return code;
@@ -82,5 +83,6 @@ void kp_fatal(const char *fmt, ...) {
   va_end(ap);
   fprintf(stderr, "kernplug: error: %s\n", tls_last_message);
   fflush(stderr);
+  kp_fault_guard_drop();
   abort();
 }

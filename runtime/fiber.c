@@ -199,3 +199,8 @@ int kp_fiber_stacks_guard_hit(const kp_fiber_stacks *s, const void *addr) {
   if (a < lo || a >= lo + s->total) return 0;
   return (a - lo) % (s->guard_bytes + s->stack_bytes) < s->guard_bytes;
 }
+
+int kp_fiber_stacks_contain(const kp_fiber_stacks *s, const void *addr) {
+  uintptr_t a = (uintptr_t)addr, lo = s && s->base ? (uintptr_t)s->base : 0;
+  return lo && a >= lo && a - lo < s->total;
+}

@@ -191,7 +191,7 @@ static kp_error operand_bytes(const kp_kernel_desc *k, const char *fx, const lay
   size_t b;
   if (e < 0 || __builtin_mul_overflow(e, n, &total) ||
       __builtin_mul_overflow((size_t)total, (size_t)k->params[1 + j].elem_size, &b))
-    return kp_fail(KP_ERROR_INVALID_VALUE,
+    return kp_fail(KP_ERROR_OUT_OF_MEMORY,
                    "gufunc(%s, %lld, ...): argument %d ('%s') would need more bytes than "
                    "memory has",
                    fx, n, j + 1, k->params[1 + j].name);

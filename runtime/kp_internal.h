@@ -2,9 +2,10 @@
  *
  * The runtime is split by responsibility: error.c (reporting), registry.c (modules from the
  * plugin), launch.c (launch() configuration and checks), backend.c (KP_BACKEND choice),
- * backend_cpu.c + pool.c + cpu_block.c + fiber.c + cpu_fault.c + cpu_device.c (the CPU
- * backend, whose shared declarations are in cpu_backend.h), backend_cuda.c (the driver API),
- * memory.c + alloc_table.c (explicit transfers), stream.c + cuda_stream.c + cpu_stream.c
+ * backend_cpu.c + pool.c + cpu_block.c + fiber.c + cpu_fault.c + cpu_memory.c +
+ * cpu_watchdog.c + cpu_device.c (the CPU backend, whose shared declarations are in
+ * cpu_backend.h), backend_cuda.c (the driver API), fork.c (pthread_atfork), memory.c +
+ * alloc_table.c + counts.c (explicit transfers), stream.c + cuda_stream.c + cpu_stream.c
  * (streams and events, declared in stream.h), detect.c (kp_detect). */
 #ifndef KP_INTERNAL_H
 #define KP_INTERNAL_H
@@ -49,6 +50,9 @@ kp_error kp_vfail(kp_error code, const char *fmt, va_list ap);
 /* For errors after which nothing can continue (a device primitive the CPU cannot honour
  * called from inside a kernel): prints and aborts whatever the error mode. */
 KP_NORETURN void kp_fatal(const char *fmt, ...) KP_PRINTF(1, 2);
+/* cpu_fault.c: drops the calling thread's kernel fault guard, so that the runtime's own
+ * abort() on a worker aborts instead of failing the launch like an abort() in kernel code. */
+void kp_fault_guard_drop(void);
 
 /* ---- backends (backend.c) ---------------------------------------------------------------- */
 
@@ -83,14 +87,16 @@ typedef struct kp_backend {
   kp_error (*launch)(kp_kernel_desc *kernel, const kp_launch_config *cfg, void **args);
   /* Memory (docs/memory.md). alloc/release: device memory on the calling thread's device,
    * also for the runtime's temporaries (staging, reduce, automatic transfers); from the
-   * stream-ordered pool where the driver has one. */
+   * stream-ordered pool where the driver has one. release and release_kind are given the
+   * size that was allocated (the CPU backend unmaps exactly its mapping). */
   kp_error (*alloc)(size_t bytes, void **out, const char *what);
-  kp_error (*release)(void *ptr, const char *what);
+  kp_error (*release)(void *ptr, size_t bytes, const char *what);
   /* Memory of a kind (DEVICE, MANAGED or PINNED) on the calling thread's device, which is
    * stored in *device; release_kind frees it on that device. */
   kp_error (*alloc_kind)(kp_memory_kind kind, size_t bytes, void **out, int *device,
                          const char *what);
-  kp_error (*release_kind)(kp_memory_kind kind, int device, void *ptr, const char *what);
+  kp_error (*release_kind)(kp_memory_kind kind, int device, void *ptr, size_t bytes,
+                           const char *what);
   /* Page-locks existing host memory (kp_register) and undoes it. */
   kp_error (*register_host)(void *ptr, size_t bytes, const char *what);
   kp_error (*unregister_host)(void *ptr, const char *what);
@@ -163,6 +169,23 @@ const kp_backend *kp_cpu_backend_init(char *why, size_t why_size);
 /* The CUDA backend (backend_cuda.c); NULL with the reason in `why` when it cannot start. */
 const kp_backend *kp_cuda_backend_init(char *why, size_t why_size);
 
+/* ---- fork() (fork.c) ------------------------------------------------------------------------ */
+
+/* The phases of pthread_atfork: before the fork (take the lock, so that the child's copy of
+ * what it guards is whole), then in the parent (release it) or in the child (make it anew:
+ * the child is single-threaded and a mutex "held" by the forking thread is not its own). */
+typedef enum kp_fork_phase { KP_FORK_PREPARE, KP_FORK_PARENT, KP_FORK_CHILD } kp_fork_phase;
+/* Registers the runtime's fork handlers (once; backend.c calls it on first use). */
+void kp_fork_install(void);
+/* Each module's part (every lock taken here is a leaf: none is held while taking another). */
+void kp_alloc_table_fork(kp_fork_phase phase);
+void kp_memory_fork(kp_fork_phase phase);
+void kp_stream_fork(kp_fork_phase phase);
+void kp_cpu_memory_fork(kp_fork_phase phase); /* the CPU backend's cache of mappings */
+/* backend.c, in the child: the CUDA backend becomes an error (CUDA cannot be used after fork),
+ * the CPU backend's pool starts again. */
+void kp_backend_after_fork_child(void);
+
 /* ---- environment helpers (env.c) --------------------------------------------------------- */
 
 /* Parses a positive integer environment variable; returns `fallback` when unset and -1 (after
@@ -195,6 +218,9 @@ int kp_alloc_table_remove(const void *ptr, kp_alloc_info *out);
 int kp_alloc_table_lookup(const void *ptr, kp_alloc_info *out);
 /* The first allocation overlapping [ptr, ptr + bytes): returns 1 and fills *out, or 0. */
 int kp_alloc_table_overlap(const void *ptr, size_t bytes, kp_alloc_info *out);
+/* The allocations around ptr, for messages: the last one starting at or below it in *below
+ * (bit 1 of the result) and the first one starting above it in *above (bit 2). */
+int kp_alloc_table_neighbours(const void *ptr, kp_alloc_info *below, kp_alloc_info *above);
 /* Finds the device-side allocation (device or managed) containing ptr; returns 1 and its
  * start and size, or 0 (also for pinned and registered host memory, which is host memory). */
 int kp_alloc_table_find(const void *ptr, void **start, size_t *bytes);

@@ -23,6 +23,12 @@ static void remember_freed(const void *p) {
   pthread_mutex_unlock(&g_freed_lock);
 }
 
+void kp_memory_fork(kp_fork_phase phase) {
+  if (phase == KP_FORK_PREPARE) pthread_mutex_lock(&g_freed_lock);
+  else if (phase == KP_FORK_PARENT) pthread_mutex_unlock(&g_freed_lock);
+  else g_freed_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+}
+
 int kp_memory_was_freed(const void *p) {
   int found = 0;
   pthread_mutex_lock(&g_freed_lock);
@@ -74,7 +80,7 @@ static void *allocate(kp_memory_kind kind, size_t bytes, const char *what) {
   if (be->alloc_kind(kind, bytes, &p, &device, what)) return NULL;
   kp_alloc_info info = {p, bytes, kind, device, what, 0};
   if (kp_alloc_table_insert(&info)) {
-    be->release_kind(kind, device, p, what);
+    be->release_kind(kind, device, p, bytes, what);
     kp_fail(KP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the table of allocations",
             what);
     return NULL;
@@ -94,7 +100,7 @@ KP_EXPORT void *kp_pinned_alloc_bytes(size_t bytes) {
 
 static void free_entry(const kp_alloc_info *e, const char *what) {
   remember_freed(e->start);
-  kp_backend_get()->release_kind(e->kind, e->device, e->start, what);
+  kp_backend_get()->release_kind(e->kind, e->device, e->start, e->bytes, what);
 }
 
 KP_EXPORT void *kp_to_device_bytes(const void *host, size_t bytes) {

@@ -94,7 +94,7 @@ KP_EXPORT kp_error kp_reduce_bytes(const void *f, const char *f_expr, int type, 
                    "%s: argument 'n' is %lld; the element count must be at least 0", what, n);
   if (n == 0) return KP_SUCCESS;
   if ((unsigned long long)n > SIZE_MAX / esize)
-    return kp_fail(KP_ERROR_INVALID_VALUE, "%s: argument 'n' = %lld elements of %zu bytes "
+    return kp_fail(KP_ERROR_OUT_OF_MEMORY, "%s: argument 'n' = %lld elements of %zu bytes "
                    "do not fit in memory", what, n, esize);
   const kp_backend *be = kp_backend_get();
   if (!be) return KP_ERROR_NO_DEVICE; /* kp_backend_get reported why */
@@ -112,7 +112,7 @@ KP_EXPORT kp_error kp_reduce_bytes(const void *f, const char *f_expr, int type, 
   if (!err && stream) err = be->synchronize(what);
   if (!err) err = be->to_host(result, last, esize, what);
   if (tmp) {
-    kp_error freed = be->release(tmp, what);
+    kp_error freed = be->release(tmp, 2 * half, what);
     if (!err) err = freed;
   }
   kp_error finished = kp_operand_finish(&input, in_what);

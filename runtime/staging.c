@@ -27,7 +27,7 @@ kp_error kp_unstage(const kp_backend *be, kp_staging *s, const char *what) {
   if (s->staged) {
     if (s->is_output && s->bytes)
       err = be->to_host((void *)(uintptr_t)s->user, s->device, s->bytes, what);
-    kp_error freed = be->release(s->device, what);
+    kp_error freed = be->release(s->device, s->bytes, what);
     if (!err) err = freed;
   }
   memset(s, 0, sizeof *s);

@@ -34,6 +34,17 @@ static handle_pool g_streams = {"stream", sizeof(struct kp_stream_s), PTHREAD_MU
 static handle_pool g_events = {"event", sizeof(struct kp_event_s), PTHREAD_MUTEX_INITIALIZER,
                                NULL, NULL, 0, 0};
 
+static void pool_fork(handle_pool *p, kp_fork_phase phase) {
+  if (phase == KP_FORK_PREPARE) pthread_mutex_lock(&p->lock);
+  else if (phase == KP_FORK_PARENT) pthread_mutex_unlock(&p->lock);
+  else p->lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+}
+
+void kp_stream_fork(kp_fork_phase phase) {
+  pool_fork(&g_streams, phase);
+  pool_fork(&g_events, phase);
+}
+
 /* A zeroed handle with a new id, not live yet (magic 0). NULL when out of memory. */
 static kp_handle *pool_take(handle_pool *p) {
   kp_handle *h = NULL;

@@ -221,8 +221,8 @@ KP_EXPORT kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n,
   for (int j = 0; j < sig.nparams; j++)
     if (kp_type_size(sig.params[j]) > widest) widest = kp_type_size(sig.params[j]);
   if ((unsigned long long)n > SIZE_MAX / widest)
-    return kp_fail(KP_ERROR_INVALID_VALUE, "ufunc(%s, %lld, ...): %lld elements do not fit in "
-                                           "memory",
+    return kp_fail(KP_ERROR_OUT_OF_MEMORY, "ufunc(%s, %lld, ...): %lld elements do not fit in "
+                                            "memory",
                    fx, n, n);
 
   /* Operands: inputs first (copied in), then the output. An output that is also an input

@@ -11,7 +11,10 @@ set -euo pipefail
 # llvm-19-dev the CMake packages and headers the plugin builds against; llvm-19-tools
 # FileCheck for the tests; llc/opt/llvm-link come with llvm-19. pkgconf is Debian 12's
 # pkg-config, for the test that builds examples/out_of_tree against the installed kernplug.
-packages=(clang-19 libclang-19-dev llvm-19-dev llvm-19-tools cmake ninja-build make pkgconf)
+# libclang-rt-19-dev: the sanitizer runtimes of clang 19 (the CPU backend's fault handling is
+# tested under -fsanitize=thread).
+packages=(clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libclang-rt-19-dev cmake
+          ninja-build make pkgconf)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   # Not Debian: check for the tools and say what is missing; installing is up to the user.

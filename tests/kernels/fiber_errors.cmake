@@ -24,7 +24,7 @@ kp_kernel_expect(split_deep_recursion fiber_errors_expect EXPECT success ARGS de
 kp_kernel_expect(fiber_stack_size_invalid fiber_errors_expect EXPECT fail ARGS all_reach
   ENV ${cpu} KP_CPU_STACK_SIZE=1000 STDERR "KP_CPU_STACK_SIZE=1000 is below the minimum of 16384 bytes")
 kp_kernel_expect(cpu_wild_write fiber_errors_expect EXPECT fail ARGS wild_write ENV ${cpu}
-  STDERR "kernplug: error: kernel 'write_through', block (0, 0, 0), thread (0, 0, 0): invalid memory access (SIGSEGV) at address 0x" "CUDA_ERROR_ILLEGAL_ADDRESS")
+  STDERR "kernplug: error: kernel 'write_through', block (0, 0, 0), thread (0, 0, 0): invalid memory access (SIGSEGV) at address " "CUDA_ERROR_ILLEGAL_ADDRESS")
 kp_kernel_expect(cpu_wild_write_fibers fiber_errors_expect_fibers EXPECT fail ARGS wild_write_fibers
   ENV ${cpu} STDERR "kernplug: error: kernel 'write_through_with_barrier', block (" "invalid memory access (SIGSEGV)")
 # A fault in a split kernel: the block is replayed as fibers to name the thread.
@@ -38,3 +38,8 @@ kp_kernel_expect(fiber_big_frame fiber_errors_expect EXPECT fail ARGS big_frame 
   STDERR "kernplug: error: kernel 'big_frame', block (0, 0, 0), thread (0, 0, 0): stack overflow")
 kp_kernel_expect(fiber_big_frame_raised fiber_errors_expect EXPECT success ARGS big_frame
   ENV ${cpu} KP_CPU_STACK_SIZE=2097152 STDOUT "fiber_errors big_frame: finished")
+# The same through a helper's frame: every function the kernel reaches probes its stack.
+kp_kernel_expect(fiber_helper_frame fiber_errors_expect EXPECT fail ARGS helper_frame ENV ${cpu}
+  STDERR "kernplug: error: kernel 'helper_frame', block (0, 0, 0), thread (1, 0, 0): stack overflow")
+kp_kernel_expect(fiber_helper_frame_raised fiber_errors_expect EXPECT success ARGS helper_frame
+  ENV ${cpu} KP_CPU_STACK_SIZE=1048576 STDOUT "fiber_errors helper_frame: finished")

@@ -51,6 +51,23 @@ __attribute__((kernel)) void big_frame(int *out, int i) {
   out[threadIdx.x] = frame[i];
 }
 
+/* The frame of a helper, not of the kernel, larger than a fiber stack and its guard, in odd
+ * threads only. Its lowest bytes, the only ones written, lie in another fiber's stack unless
+ * the helper probes its stack too: the launch then "succeeded" with wrong values. */
+__attribute__((noinline)) static int big_helper(int t) {
+  volatile char frame[(128 + 64) * 1024 - 60];
+  frame[t % 4] = (char)0x55;
+  return frame[t % 4] + t;
+}
+
+__attribute__((kernel)) void helper_frame(int *out) {
+  int t = (int)threadIdx.x;
+  volatile int mine = t * 1000 + 7;
+  int c = syncthreads_count(1); /* keeps the kernel on fibers */
+  if (t % 2 == 1) c += big_helper(t) - t - 0x55;
+  out[t] = mine + c + syncthreads_count(1);
+}
+
 __attribute__((kernel)) void write_through(int *p, long long offset) { p[offset + threadIdx.x] = 1; }
 
 __attribute__((kernel)) void write_through_with_barrier(int *p, long long offset) {
@@ -87,6 +104,11 @@ int main(int argc, char **argv) {
     launch(deep_recursion, 1, 4)(1000, out);
   } else if (!strcmp(s, "big_frame")) {
     launch(big_frame, 1, 8)(out, 5);
+  } else if (!strcmp(s, "helper_frame")) {
+    launch(helper_frame, 1, 8)(out);
+    int h[8];
+    copy_to_host(h, out, 8);
+    for (int t = 0; t < 8; t++) KT_CHECK(h[t] == t * 1000 + 7 + 16, "out[%d] = %d", t, h[t]);
   } else if (!strcmp(s, "wild_write")) {
     launch(write_through, 1, 32)(out, 1LL << 40);
   } else if (!strcmp(s, "wild_write_fibers")) {

@@ -16,6 +16,13 @@ kp_kernel_fails(memory register_twice "${mem_err}kp_register(0x" ", 8): the rang
 kp_kernel_fails(memory register_null "${mem_err}kp_register((nil), 8): the pointer is NULL")
 kp_kernel_fails(memory copy_pinned_as_device "${mem_err}copy_to_host: 0x" "is pinned host memory, not a device array: copy host memory with memcpy, or pass it to the kernel")
 kp_kernel_fails(memory like_host "${mem_err}device_array_like: 0x" "is not the start of an array kernplug knows")
+# Counts whose size in bytes overflows 64 bits: an out-of-memory error, not a wrapped size.
+set(mem_huge "2305843009213693956 elements of 8 bytes: out of memory (the size in bytes does not fit in 64 bits")
+foreach(call device_array managed_array pinned_array to_device copy_to_host copy_to_device
+             copy_to_host_async copy_to_device_async)
+  kp_kernel_fails(memory size_${call} "${mem_err}${call}: ${mem_huge}")
+endforeach()
+kp_kernel_fails(memory size_negative "${mem_err}device_array: 18446744073709551613 elements of 8 bytes: out of memory" "was the count negative before it became a size_t?")
 kp_kernel_expect(memory_return_mode memory_errors_expect EXPECT success ARGS return_mode
                  ENV ${mem_cpu} STDOUT "memory_errors return_mode: finished")
 

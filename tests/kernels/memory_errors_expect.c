@@ -24,9 +24,45 @@ enum { N = 100, PAGE = 4096 };
 
 /* ---- mistakes ------------------------------------------------------------------------------ */
 
+/* Element counts whose size in bytes does not fit in 64 bits: 2^61 + 4 doubles are 2^64 + 32
+ * bytes, which wrapped to 32. An out-of-memory error naming the call; nothing allocated or
+ * copied. Returns 1 if s is one of them. */
+static const size_t HUGE_COUNT = ((size_t)1 << 61) + 4;
+static int size_mistake(const char *s) {
+  static double host[4];
+  double *d = NULL;
+  if (!strcmp(s, "size_device_array")) {
+    d = device_array(double, HUGE_COUNT);
+  } else if (!strcmp(s, "size_managed_array")) {
+    d = managed_array(double, HUGE_COUNT);
+  } else if (!strcmp(s, "size_pinned_array")) {
+    d = pinned_array(double, HUGE_COUNT);
+  } else if (!strcmp(s, "size_to_device")) {
+    d = to_device(host, HUGE_COUNT);
+  } else if (!strcmp(s, "size_negative")) {
+    long n = -3;
+    d = device_array(double, n);
+  } else {
+    double *small = device_array(double, 4);
+    host[3] = 42;
+    if (!strcmp(s, "size_copy_to_host")) copy_to_host(host, small, HUGE_COUNT);
+    else if (!strcmp(s, "size_copy_to_device")) copy_to_device(small, host, HUGE_COUNT);
+    else if (!strcmp(s, "size_copy_to_host_async"))
+      copy_to_host_async(host, small, HUGE_COUNT, NULL);
+    else if (!strcmp(s, "size_copy_to_device_async"))
+      copy_to_device_async(small, host, HUGE_COUNT, NULL);
+    else return 0;
+    KT_CHECK(host[3] == 42, "the copy ran: host[3] = %g", host[3]);
+    return 1;
+  }
+  KT_CHECK(d == NULL, "%s returned %p (%zu bytes)", s, (void *)d, kp_alloc_size(d));
+  return 1;
+}
+
 /* Makes one mistake; returns the error it must report. */
 static kp_error mistake(const char *s) {
   static float stack_like[N];
+  if (!strncmp(s, "size_", 5) && size_mistake(s)) return KP_ERROR_OUT_OF_MEMORY;
   if (!strcmp(s, "host_pointer")) {
     launch(add_one, 1, N)(stack_like, N);
   } else if (!strcmp(s, "host_pointer_const")) { /* const parameters need a size just the same */
@@ -72,7 +108,10 @@ static kp_error mistake(const char *s) {
 static const char *const g_mistakes[] = {
     "host_pointer",       "host_pointer_const", "freed",          "free_registered",
     "free_interior",      "unregister_unknown", "unregister_device", "register_overlap",
-    "register_twice",     "register_null",      "copy_pinned_as_device", "like_host"};
+    "register_twice",     "register_null",      "copy_pinned_as_device", "like_host",
+    "size_device_array",  "size_managed_array", "size_pinned_array", "size_to_device",
+    "size_negative",      "size_copy_to_host",  "size_copy_to_device", "size_copy_to_host_async",
+    "size_copy_to_device_async"};
 
 /* Every mistake in return mode: each is reported, nothing is copied or run, and the runtime
  * works afterwards. */

@@ -1,0 +1,8 @@
+# fork() after the runtime started (fork_child.c): on the CUDA backend the child's first call
+# is an error naming fork(), as CUDA forbids it; the parent goes on.
+if(TARGET fake_cuda)
+  kp_kernel_expect(fork_child_fake_cuda fork_child EXPECT success ARGS no-results
+    ENV KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
+    STDOUT "child: this process was created by fork() after kernplug started the CUDA backend in its parent, and CUDA cannot be used in such a child"
+           "fork_child: finished")
+endif()
