@@ -54,6 +54,27 @@ else
     apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# Optional: Csmith (random C programs) for the fuzz.csmith test, tests/fuzz/csmith_diff.sh,
+# which is skipped without it. Installed when missing and possible; never an error.
+optional_missing=()
+for pkg in csmith libcsmith-dev; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+  [[ $status == installed ]] || optional_missing+=("$pkg")
+done
+if ((${#optional_missing[@]})); then
+  if ((EUID == 0)) || command -v sudo >/dev/null 2>&1; then
+    as_root=()
+    ((EUID == 0)) || as_root=(sudo -n)
+    echo "install-deps: installing optional ${optional_missing[*]}"
+    { "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+      "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -qq --no-install-recommends "${optional_missing[@]}"; } >/dev/null 2>&1 ||
+      echo "install-deps: could not install ${optional_missing[*]} (optional): fuzz.csmith skipped"
+  else
+    echo "install-deps: ${optional_missing[*]} missing (optional): fuzz.csmith skipped"
+  fi
+fi
+
 # Optional parts: say what the build will find, so that skipped tests are no surprise.
 cuda=${CUDAToolkit_ROOT:-${CUDA_PATH:-/usr/local/cuda}}
 if [[ -x $cuda/bin/ptxas ]]; then
