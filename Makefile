@@ -4,6 +4,8 @@
 #   make test    install what is missing, build, run the whole CTest suite
 #   make bench   install what is missing, build, then the CPU benchmarks (compile time, CPU backend vs OpenMP; a few
 #                minutes, never part of make test); docs/benchmarks.md, GPU: bench/gpu/run.sh
+#   make test-sanitize  the cpu tests built with ASan+UBSan (build-asan) and with TSan
+#                (build-tsan): scripts/sanitize.sh; never part of make test (docs/internals.md)
 #
 # The real build is CMake + Ninja in $(BUILD_DIR); this file only sequences it. Each target
 # runs its steps in order through sub-makes, so `make -j` cannot start a build before the
@@ -18,7 +20,7 @@ CMAKE_FLAGS ?=
 CONFIGURE = $(CMAKE) -S . -B $(BUILD_DIR) -G Ninja \
             -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 $(CMAKE_FLAGS)
 
-.PHONY: all deps configure build demo test bench clean
+.PHONY: all deps configure build demo test test-sanitize bench clean
 
 all: build
 
@@ -42,6 +44,14 @@ test:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory build
 	$(CTEST) --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+
+# Sanitizer builds in their own directories, both run even when the first fails.
+test-sanitize:
+	@$(MAKE) --no-print-directory deps
+	@status=0; \
+	JOBS=$(JOBS) bash scripts/sanitize.sh address || status=1; \
+	JOBS=$(JOBS) bash scripts/sanitize.sh thread || status=1; \
+	exit $$status
 
 bench:
 	@$(MAKE) --no-print-directory deps

@@ -12,7 +12,9 @@
 //   [__builtin_trap();]   -- for the _abort handlers (-fno-sanitize-recover)
 //
 // ASan, TSan and MSan instrument later in clang's pipeline, after the device
-// module is cloned; only their function attributes reach it. -fsanitize=function
+// module is cloned; only their function attributes reach it, and ASan's call of
+// __asan_handle_no_return, which clang emits before each call of a noreturn
+// function (abort(), __assert_fail) and which is dropped. -fsanitize=function
 // and kcfi put a type hash before each function (metadata), which PTX cannot hold.
 // Other host instrumentation would call functions the GPU lacks (mcount,
 // __cyg_profile_func_enter), crash instruction selection (llvm.instrprof.*) or
@@ -175,8 +177,8 @@ void lowerHostInstrumentation(Module &Dev) {
     T->eraseFromParent();
   }
 
-  // Profiling counters and entry/exit hooks (inserted before this pass at -O0); none of
-  // them returns a value that code uses.
+  // Profiling counters and entry/exit hooks (inserted before this pass at -O0), and ASan's
+  // stack cleanup before noreturn calls; none of them returns a value that code uses.
   SmallVector<Instruction *, 8> Hooks;
   for (Function &F : Dev)
     for (Instruction &I : instructions(F))
@@ -184,7 +186,7 @@ void lowerHostInstrumentation(Module &Dev) {
         if (const Function *Callee = Call->getCalledFunction())
           if (Callee->getName().starts_with("llvm.instrprof.") ||
               is_contained({"__cyg_profile_func_enter", "__cyg_profile_func_exit", "mcount",
-                            "_mcount", "__fentry__"},
+                            "_mcount", "__fentry__", "__asan_handle_no_return"},
                            Callee->getName()))
             Hooks.push_back(&I);
   for (Instruction *I : Hooks)

@@ -284,14 +284,25 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
        ConstantInt::get(T.I64, Images.size()), imageTable(M, Images, T),
        ConstantPointerNull::get(T.Ptr)}));
 
-  Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
-                                    GlobalValue::InternalLinkage, "__kp_register", M);
-  IRBuilder<> B(BasicBlock::Create(C, "entry", Ctor));
-  FunctionCallee Register = M.getOrInsertFunction(
-      "__kp_register_module", FunctionType::get(Type::getVoidTy(C), {T.Ptr}, false));
-  B.CreateCall(Register, {ModuleDesc});
-  B.CreateRetVoid();
-  appendToGlobalCtors(M, Ctor, 65535);
+  // Registered from a constructor, unregistered from the matching destructor: at dlclose()
+  // the library's descriptors are unmapped, and the runtime must forget them first (ABI 4).
+  // llvm.global_dtors (.fini_array) rather than clang CUDA's atexit() from the constructor:
+  // both run at dlclose, but at exit the destructor keeps the constructor's mirror order, so
+  // atexit handlers, C++ static destructors and destructor functions of objects initialised
+  // after this one still find the kernels registered; an atexit() handler would run before
+  // every destructor function.
+  auto EmitCall = [&](StringRef Name, StringRef Callee) {
+    Function *F = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                                   GlobalValue::InternalLinkage, Name, M);
+    IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+    B.CreateCall(M.getOrInsertFunction(Callee, FunctionType::get(Type::getVoidTy(C), {T.Ptr},
+                                                                 false)),
+                 {ModuleDesc});
+    B.CreateRetVoid();
+    return F;
+  };
+  appendToGlobalCtors(M, EmitCall("__kp_register", "__kp_register_module"), 65535);
+  appendToGlobalDtors(M, EmitCall("__kp_unregister", "__kp_unregister_module"), 65535);
 }
 
 } // namespace kernplug

@@ -4,6 +4,7 @@
  * so that kp_detect() can say it. cuda: a missing or unusable GPU is an error that says why;
  * the runtime never falls back, so that tests of the GPU path cannot pass on the CPU. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +18,9 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static const kp_backend *g_backend;
 static char g_reason[1024];  /* why the CPU was chosen / why nothing could start */
 static kp_error g_init_error; /* reported again on every use when no backend started */
+static _Atomic(const kp_backend *) g_chosen; /* g_backend once choose() has run */
 
-static void choose(void) {
+static void choose_backend(void) {
   kp_fork_install();
   const char *want = getenv("KP_BACKEND");
   if (!want || !*want) want = "auto";
@@ -51,6 +53,15 @@ static void choose(void) {
   }
 }
 
+static void choose(void) {
+  choose_backend();
+  atomic_store_explicit(&g_chosen, g_backend, memory_order_release);
+}
+
+const kp_backend *kp_backend_chosen(void) {
+  return atomic_load_explicit(&g_chosen, memory_order_acquire);
+}
+
 /* A child of fork() inherits the parent's CUDA context, which the driver does not support:
  * every driver call there fails (CUDA_ERROR_INITIALIZATION_ERROR at best, a hang at worst),
  * and the device memory behind the parent's pointers is not the child's. So the CUDA backend
@@ -64,6 +75,7 @@ void kp_backend_after_fork_child(void) {
     return;
   }
   g_backend = NULL;
+  atomic_store_explicit(&g_chosen, NULL, memory_order_release); /* nothing to unload either */
   g_init_error = KP_ERROR_CUDA;
   snprintf(g_reason, sizeof g_reason,
            "this process was created by fork() after kernplug started the CUDA backend in its "

@@ -252,8 +252,10 @@ enum { KP_CPU_SPLIT_STACK_NEED = 1 << 20 };
 static int caller_stack_is_small(void) {
   const char *low; /* lowest usable address of this thread's stack */
   kp_cpu_thread_stack(&low);
-  char here;
-  return low && (size_t)(&here - low) < KP_CPU_SPLIT_STACK_NEED;
+  /* The frame, not a local's address: under ASan a local may live on its fake stack, on
+   * the heap, which made this answer at random (finding 16). */
+  const char *here = __builtin_frame_address(0);
+  return low && here > low && (size_t)(here - low) < KP_CPU_SPLIT_STACK_NEED;
 }
 
 static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,10 @@ static pthread_mutex_t g_load_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t g_context_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local int tls_device;          /* kp_select_device; 0 by default */
 static _Thread_local CUcontext tls_current;   /* the context this thread last made current */
+/* Set by an atexit handler: the process is exiting, and the driver may be tearing itself
+ * down (its own exit handlers run before the modules' destructors), so modules are left
+ * loaded: the process's contexts go with it. */
+static atomic_int g_exiting;
 
 /* ---- errors ------------------------------------------------------------------------------ */
 
@@ -209,6 +214,8 @@ static int start_device_0(char *why, size_t why_size) {
 
 static kp_backend g_cuda;
 
+static void note_exit(void) { atomic_store(&g_exiting, 1); }
+
 const kp_backend *kp_cuda_backend_init(char *why, size_t why_size) {
   if (!load_driver(why, why_size)) return NULL;
   if (!start_driver(why, why_size)) return NULL;
@@ -222,6 +229,8 @@ const kp_backend *kp_cuda_backend_init(char *why, size_t why_size) {
   if (!start_device_0(why, why_size)) return NULL;
   g_cuda.limits = g_devices[0].limits;
   g_cuda.limits_owner = g_devices[0].owner;
+  /* After cuInit, so that this runs before the exit handlers the driver registered there. */
+  atexit(note_exit);
   return &g_cuda;
 }
 
@@ -428,6 +437,39 @@ static kp_error get_kernel(kp_kernel_desc *k, cuda_kernel **out) {
   pthread_mutex_unlock(&g_load_lock);
   *out = ck;
   return err;
+}
+
+/* The module's library is being dlclose()d: its kernels' CUfunctions and shared-memory
+ * figures are freed and its CUmodule unloaded on every device that loaded it, after that
+ * device's queued work (which may run its code) has finished. Errors are ignored: nothing can
+ * be reported from a destructor, and a sticky error is reported by the next call anyway.
+ * At exit nothing is done (g_exiting). Launching one of its kernels meanwhile on another
+ * thread is the program's race, as calling any function of a library while closing it. */
+static void cuda_unload_module(kp_module_desc *m) {
+  if (atomic_load(&g_exiting)) return;
+  pthread_mutex_lock(&g_load_lock);
+  for (uint64_t i = 0; i < m->num_kernels; i++) {
+    cuda_kernel **table = m->kernels[i].runtime_data;
+    for (int d = 0; table && d < g_device_count; d++) free(table[d]);
+    free(table);
+    __atomic_store_n((cuda_kernel ***)&m->kernels[i].runtime_data, NULL, __ATOMIC_RELEASE);
+  }
+  CUmodule *modules = m->runtime_data;
+  for (int d = 0; modules && d < g_device_count; d++) {
+    CUcontext c = __atomic_load_n(&g_devices[d].context, __ATOMIC_ACQUIRE);
+    if (!modules[d] || !c) continue;
+    /* The device's context current on this thread, without kp_cuda_use_device's reports;
+     * tls_current keeps the thread's next kp_cuda_ensure_context right. */
+    if (c != tls_current) {
+      if (kp_cu.cuCtxSetCurrent(c) != CUDA_SUCCESS) continue;
+      tls_current = c;
+    }
+    kp_cu.cuCtxSynchronize();
+    kp_cu.cuModuleUnload(modules[d]);
+  }
+  free(modules);
+  m->runtime_data = NULL;
+  pthread_mutex_unlock(&g_load_lock);
 }
 
 /* ---- the backend operations -------------------------------------------------------------- */
@@ -641,4 +683,5 @@ static kp_backend g_cuda = {
     .event_elapsed_ms = kp_cuda_event_elapsed_ms,
     .to_device_async = kp_cuda_to_device_async,
     .to_host_async = kp_cuda_to_host_async,
+    .unload_module = cuda_unload_module,
 };

@@ -15,6 +15,32 @@
 #include <ucontext.h>
 #endif
 
+/* Sanitizer builds (cmake/Sanitize.cmake): fiber switches are announced to ASan and TSan
+ * (fiber.c), which otherwise take a switch for a huge stack frame or lose track of threads. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KP_ASAN 1
+#endif
+#if __has_feature(thread_sanitizer)
+#define KP_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(KP_ASAN)
+#define KP_ASAN 1
+#endif
+#if defined(__SANITIZE_THREAD__) && !defined(KP_TSAN)
+#define KP_TSAN 1
+#endif
+#if defined(KP_ASAN) || defined(KP_TSAN)
+#define KP_FIBER_SANITIZERS 1
+/* For the functions on a fiber's stack when it leaves for good: TSan would keep their calls
+ * on the fiber's shadow stack (it adds entry/exit hooks even where no_sanitize("thread")
+ * says not to check accesses). */
+#define KP_UNINSTRUMENTED __attribute__((disable_sanitizer_instrumentation))
+#else
+#define KP_UNINSTRUMENTED
+#endif
+
 /* ---- pool.c ------------------------------------------------------------------------------ */
 
 /* A fixed set of worker threads that run a function for each participant. */
@@ -58,33 +84,59 @@ extern _Thread_local kp_cpu_thread_state kp_cpu_state __attribute__((tls_model("
 
 /* ---- fiber.c ----------------------------------------------------------------------------- */
 
-typedef struct kp_fiber_ctx {
-#if defined(__x86_64__)
-  void *sp; /* the saved stack pointer; registers live on the fiber's stack */
-#else
-  ucontext_t uc;
-  void (*fn)(void *);
-  void *arg;
-#endif
-} kp_fiber_ctx;
-
-/* Prepares ctx so that the first kp_fiber_switch to it runs fn(arg) on [stack, stack+size).
- * fn must never return: it ends by switching away for good. */
-void kp_fiber_make(kp_fiber_ctx *ctx, void *stack, size_t size, void (*fn)(void *), void *arg);
-/* Saves the running context in `from` and resumes `to`. */
-void kp_fiber_switch(kp_fiber_ctx *from, kp_fiber_ctx *to);
-
 /* `count` stacks of `stack_bytes` in one mapping, each with an inaccessible guard below it. */
 typedef struct kp_fiber_stacks {
   void *base;
   size_t total, guard_bytes, stack_bytes;
   unsigned count;
 } kp_fiber_stacks;
+
+typedef struct kp_fiber_ctx {
+#if defined(__x86_64__)
+  void *sp; /* the saved stack pointer; registers live on the fiber's stack */
+#else
+  ucontext_t uc;
+#endif
+  void (*fn)(void *);
+  void *arg;
+#ifdef KP_FIBER_SANITIZERS
+  /* The stack the context runs on (for a thread's own context: learnt when it is first left),
+   * ASan's fake stack while it is switched out, and its TSan fiber (NULL for a thread's own
+   * context). Kept across kp_fiber_make, so that a fiber slot reused for block after block
+   * reuses them; zero-initialise a new context. */
+  const void *stack_lo;
+  size_t stack_size;
+  void *fake_stack;
+  void *tsan_fiber;
+#endif
+} kp_fiber_ctx;
+
+/* Prepares ctx so that the first kp_fiber_switch to it runs fn(arg) on [stack, stack+size).
+ * fn must never return: it ends by switching away for good, after which ctx may be made
+ * again. */
+void kp_fiber_make(kp_fiber_ctx *ctx, void *stack, size_t size, void (*fn)(void *), void *arg);
+/* Saves the running context in `from` and resumes `to`. */
+void kp_fiber_switch(kp_fiber_ctx *from, kp_fiber_ctx *to);
+/* ctx is the calling thread's own context, about to switch to fibers (a runner's scheduler,
+ * which any launching thread may use in turn). Sanitizer builds; nothing otherwise. */
+void kp_fiber_native(kp_fiber_ctx *ctx);
+/* Sanitizer builds: ctx was abandoned (a fault, or a barrier that could never complete) and
+ * will be made again: it gets a fresh TSan fiber (the abandoned frames are on its shadow
+ * stack). Nothing otherwise. */
+void kp_fiber_forget(kp_fiber_ctx *ctx);
+/* From the fault handler, before it jumps out of a fiber to the thread's own context
+ * (cpu_fault.c): the sanitizers are told that the thread is back on its own stack (ASan) and
+ * fiber (TSan, whose state for that fiber holds the jump buffer). Nothing otherwise. */
+void kp_fiber_fault_escape(void);
+
 /* Makes s hold at least `count` stacks of exactly `stack_bytes` (rounded to pages); keeps
  * the current mapping when it fits. Returns 0, or -1 when the memory cannot be mapped. */
 int kp_fiber_stacks_reserve(kp_fiber_stacks *s, unsigned count, size_t stack_bytes);
 void kp_fiber_stacks_release(kp_fiber_stacks *s);
 void *kp_fiber_stack(const kp_fiber_stacks *s, unsigned i);
+/* Sanitizer builds: fibers on s were abandoned; ASan's poisoned frames on their stacks are
+ * cleared before the stacks are used again. Nothing otherwise. */
+void kp_fiber_stacks_clean(const kp_fiber_stacks *s);
 /* Whether addr lies in one of the guards (a stack overflow). */
 int kp_fiber_stacks_guard_hit(const kp_fiber_stacks *s, const void *addr);
 /* Whether addr lies anywhere in the mapping (s may be NULL). */

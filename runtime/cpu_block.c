@@ -40,6 +40,10 @@ struct kp_cpu_block_runner {
   unsigned n, current, exited, at_barrier, at_warp;
   char *msg;
   size_t msg_size;
+  /* A block is running, or ended with fibers that never finished (a fault jumped out of
+   * one, or a barrier could not complete): in sanitizer builds their state is cleared before
+   * the slots are used again (kp_fiber_stacks_clean, kp_fiber_forget). */
+  int running, abandoned;
 };
 
 kp_cpu_block_runner *kp_cpu_block_runner_new(void) {
@@ -61,8 +65,10 @@ static const char *barrier_op_name(unsigned op) {
 
 /* ---- running fibers ---------------------------------------------------------------------- */
 
-/* Makes thread i the running one: its indices for the kp_dev_* primitives, then its stack. */
-static void switch_to(kp_cpu_block_runner *r, kp_fiber_ctx *from, unsigned i) {
+/* Makes thread i the running one: its indices for the kp_dev_* primitives, then its stack.
+ * switch_to, yield and fiber_main are on a fiber's stack when it leaves for good: not
+ * instrumented in sanitizer builds (fiber.c). */
+KP_UNINSTRUMENTED static void switch_to(kp_cpu_block_runner *r, kp_fiber_ctx *from, unsigned i) {
   gpu_thread *t = &r->threads[i];
   r->current = i;
   memcpy(kp_cpu_state.tid, t->tid, sizeof t->tid);
@@ -73,7 +79,7 @@ static void switch_to(kp_cpu_block_runner *r, kp_fiber_ctx *from, unsigned i) {
 /* A fiber that blocks or exits hands over directly to the next runnable fiber after it (one
  * switch instead of two through the scheduler); the last one returns to the scheduler, which
  * then completes the waits. */
-static void yield(kp_cpu_block_runner *r, gpu_thread *self) {
+KP_UNINSTRUMENTED static void yield(kp_cpu_block_runner *r, gpu_thread *self) {
   for (unsigned j = r->current + 1; j < r->n; j++)
     if (r->threads[j].state == RUNNABLE) {
       switch_to(r, &self->ctx, j);
@@ -82,7 +88,7 @@ static void yield(kp_cpu_block_runner *r, gpu_thread *self) {
   kp_fiber_switch(&self->ctx, &r->scheduler);
 }
 
-static void fiber_main(void *p) {
+KP_UNINSTRUMENTED static void fiber_main(void *p) {
   kp_cpu_block_runner *r = p;
   ((kp_cpu_entry_fn)r->kernel->cpu_entry)(r->args);
   gpu_thread *t = &r->threads[r->current];
@@ -275,11 +281,20 @@ int kp_cpu_block_run(kp_cpu_block_runner *r, const kp_kernel_desc *k, void **arg
   if (n > r->capacity) {
     gpu_thread *grown = realloc(r->threads, n * sizeof *grown);
     if (!grown) return fail(r, "out of memory for %u fiber descriptors", n);
+    /* zeroed: a context keeps its sanitizer state from block to block (kp_fiber_make) */
+    memset(grown + r->capacity, 0, (n - r->capacity) * sizeof *grown);
     r->threads = grown, r->capacity = n;
   }
   if (kp_fiber_stacks_reserve(&r->stacks, n, stack_bytes) != 0)
     return fail(r, "cannot map %u fiber stacks of %zu bytes (KP_CPU_STACK_SIZE)", n,
                 stack_bytes);
+  if (r->running || r->abandoned) {
+    kp_fiber_stacks_clean(&r->stacks);
+    for (unsigned j = 0; j < r->capacity; j++) kp_fiber_forget(&r->threads[j].ctx);
+    r->abandoned = 0;
+  }
+  r->running = 1;
+  kp_fiber_native(&r->scheduler);
   guard->stacks = &r->stacks;
   unsigned i = 0;
   for (unsigned z = 0; z < block[2]; z++)
@@ -313,5 +328,7 @@ int kp_cpu_block_run(kp_cpu_block_runner *r, const kp_kernel_desc *k, void **arg
   }
   kp_cpu_state.runner = NULL;
   guard->stacks = NULL;
+  r->running = 0;
+  r->abandoned = rc != 0;
   return rc;
 }

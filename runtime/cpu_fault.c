@@ -94,6 +94,7 @@ void kp_cpu_fault_jump(kp_cpu_fault_guard *g, int sig, void *addr, void *uc) {
    * keeps whatever the handler ran with, and a wrapper such as TSan's blocks every signal
    * around handlers: the next fault would then kill the process. */
   g->mask = ((const ucontext_t *)uc)->uc_sigmask;
+  kp_fiber_fault_escape(); /* sanitizer builds: the jump may leave a fiber's stack for good */
   siglongjmp(g->env, 1);
 }
 

@@ -120,8 +120,10 @@ static void stop(unsigned long long seq) {
                "running it stays inside the C library, where stopping it is not safe: "
                "exiting",
                g_kernel, kp_cpu_timeout_ms);
-    for (int i = 0; i < g_nthreads; i++) /* 0: a worker that has not run a watched launch */
-      if (g_threads[i]) pthread_kill(g_threads[i], KP_CPU_TIMEOUT_SIGNAL);
+    for (int i = 0; i < g_nthreads; i++) { /* 0: a worker that has not run a watched launch */
+      pthread_t t = __atomic_load_n(&g_threads[i], __ATOMIC_RELAXED); /* see enter() */
+      if (t) pthread_kill(t, KP_CPU_TIMEOUT_SIGNAL);
+    }
     struct timespec retry;
     clock_gettime(CLOCK_MONOTONIC, &retry);
     add_ms(&retry, KP_WATCHDOG_RETRY_MS);
@@ -187,8 +189,15 @@ int kp_cpu_watchdog_init(int participants, char *why, size_t why_size) {
   return 0;
 }
 
+/* Workers note themselves without g_mu while the watchdog may be reading the table in stop()
+ * (a data race TSan reported): atomic accesses, and a store only when the entry changes.
+ * Participant 0 notes itself before kp_cpu_watchdog_begin takes g_mu, so the watchdog sees
+ * the launching thread of the launch it stops. */
 void kp_cpu_watchdog_enter(int participant) {
-  if (participant < g_nthreads) g_threads[participant] = pthread_self();
+  if (participant >= g_nthreads) return;
+  pthread_t self = pthread_self();
+  if (__atomic_load_n(&g_threads[participant], __ATOMIC_RELAXED) != self)
+    __atomic_store_n(&g_threads[participant], self, __ATOMIC_RELAXED);
 }
 
 unsigned long long kp_cpu_watchdog_begin(const char *kernel) {

@@ -113,6 +113,7 @@ enum { CU_STREAM_DEFAULT = 0, CU_EVENT_DEFAULT = 0 };
      void **option_values))                                                                    \
   X(cuModuleGetFunction, "cuModuleGetFunction",                                                \
     (CUfunction * fn, CUmodule module, const char *name))                                      \
+  X(cuModuleUnload, "cuModuleUnload", (CUmodule module))                                       \
   X(cuFuncGetAttribute, "cuFuncGetAttribute",                                                  \
     (int *value, CUfunction_attribute attrib, CUfunction fn))                                  \
   X(cuFuncSetAttribute, "cuFuncSetAttribute",                                                  \

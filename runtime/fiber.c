@@ -27,6 +27,16 @@
 #endif
 #endif
 
+/* In a sanitizer build kp_fiber_switch (below) tells ASan and TSan about the switch around
+ * kp_fiber_jump, the plain register switch; otherwise kp_fiber_jump is kp_fiber_switch. */
+#ifdef KP_FIBER_SANITIZERS
+#define KP_FIBER_JUMP "kp_fiber_jump"
+void kp_fiber_jump(kp_fiber_ctx *from, kp_fiber_ctx *to);
+static void run_fiber(void *ctx);
+#else
+#define KP_FIBER_JUMP "kp_fiber_switch"
+#endif
+
 #if defined(__x86_64__)
 
 /* kp_fiber_switch(from, to): push rbp rbx r12-r15, store rsp in from->sp, load to->sp, pop
@@ -34,10 +44,10 @@
  * alone would double the cost): all fibers of a worker share its floating-point environment,
  * which device code cannot change (fesetround is not a device function). */
 __asm__(".text\n"
-        ".globl kp_fiber_switch\n"
-        ".hidden kp_fiber_switch\n"
-        ".type kp_fiber_switch,@function\n"
-        "kp_fiber_switch:\n"
+        ".globl " KP_FIBER_JUMP "\n"
+        ".hidden " KP_FIBER_JUMP "\n"
+        ".type " KP_FIBER_JUMP ",@function\n"
+        KP_FIBER_JUMP ":\n"
         "  pushq %rbp\n"
         "  pushq %rbx\n"
         "  pushq %r12\n"
@@ -53,7 +63,7 @@ __asm__(".text\n"
         "  popq %rbx\n"
         "  popq %rbp\n"
         "  ret\n"
-        ".size kp_fiber_switch,.-kp_fiber_switch\n"
+        ".size " KP_FIBER_JUMP ",.-" KP_FIBER_JUMP "\n"
         /* First entry of a fiber: the initial frame put fn in r13 and arg in r12. fn never
          * returns (it switches away for good), so a return is a bug: trap. */
         ".globl kp_fiber_trampoline\n"
@@ -67,7 +77,8 @@ __asm__(".text\n"
 
 void kp_fiber_trampoline(void);
 
-void kp_fiber_make(kp_fiber_ctx *ctx, void *stack, size_t size, void (*fn)(void *), void *arg) {
+static void make_frame(kp_fiber_ctx *ctx, void *stack, size_t size, void (*fn)(void *),
+                       void *arg) {
   uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
   uint64_t *sp = (uint64_t *)top;
   /* `ret` into the trampoline leaves rsp 16-byte aligned, as before a call. */
@@ -85,24 +96,150 @@ void kp_fiber_make(kp_fiber_ctx *ctx, void *stack, size_t size, void (*fn)(void 
 
 static void ucontext_entry(unsigned hi, unsigned lo) {
   kp_fiber_ctx *ctx = (kp_fiber_ctx *)(((uintptr_t)hi << 32) | lo);
+#ifdef KP_FIBER_SANITIZERS
+  run_fiber(ctx);
+#else
   ctx->fn(ctx->arg);
+#endif
   __builtin_trap();
 }
 
-void kp_fiber_make(kp_fiber_ctx *ctx, void *stack, size_t size, void (*fn)(void *), void *arg) {
+static void make_frame(kp_fiber_ctx *ctx, void *stack, size_t size, void (*fn)(void *),
+                       void *arg) {
+  (void)fn, (void)arg; /* ctx->fn and ctx->arg */
   getcontext(&ctx->uc);
   ctx->uc.uc_stack.ss_sp = stack;
   ctx->uc.uc_stack.ss_size = size;
   ctx->uc.uc_link = NULL;
-  ctx->fn = fn;
-  ctx->arg = arg;
   uintptr_t p = (uintptr_t)ctx;
   makecontext(&ctx->uc, (void (*)(void))ucontext_entry, 2, (unsigned)(p >> 32), (unsigned)p);
 }
 
+#ifdef KP_FIBER_SANITIZERS
+void kp_fiber_jump(kp_fiber_ctx *from, kp_fiber_ctx *to) { swapcontext(&from->uc, &to->uc); }
+#else
 void kp_fiber_switch(kp_fiber_ctx *from, kp_fiber_ctx *to) { swapcontext(&from->uc, &to->uc); }
+#endif
 
 #endif
+
+/* ---- sanitizers ---------------------------------------------------------------------------
+ * ASan keeps one stack (bounds, fake stack for use-after-return) per thread and TSan one
+ * shadow call stack and clock per thread: both must be told when a thread moves to another
+ * stack, or ASan takes the switch for a huge frame and TSan mixes up the fibers' calls
+ * (__sanitizer_start/finish_switch_fiber, __tsan_create/switch_to_fiber). Each fiber slot
+ * keeps its fake stack and TSan fiber from block to block; the functions on a fiber's stack
+ * when it leaves for good are not instrumented (KP_UNINSTRUMENTED), so that nothing of an
+ * exited fiber stays on them. A thread's own context (kp_fiber_native) is the runner's
+ * scheduler, which any launching thread may use in turn, so it is learnt anew per block. */
+#ifdef KP_FIBER_SANITIZERS
+#ifdef KP_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+#ifdef KP_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
+
+static _Thread_local kp_fiber_ctx *tls_native;  /* this thread's own context, if it has one */
+static _Thread_local kp_fiber_ctx *tls_running; /* the context running on this thread */
+static _Thread_local kp_fiber_ctx *tls_from;    /* the one it was switched to from (ASan) */
+
+void kp_fiber_native(kp_fiber_ctx *ctx) {
+  ctx->stack_lo = NULL, ctx->stack_size = 0, ctx->fake_stack = NULL; /* learnt when left */
+#ifdef KP_TSAN
+  ctx->tsan_fiber = __tsan_get_current_fiber();
+#endif
+  tls_native = tls_running = ctx;
+}
+
+KP_UNINSTRUMENTED static void announce(kp_fiber_ctx *from, kp_fiber_ctx *to) {
+  tls_from = from;
+  tls_running = to;
+#ifdef KP_ASAN
+  __sanitizer_start_switch_fiber(&from->fake_stack, to->stack_lo, to->stack_size);
+#endif
+#ifdef KP_TSAN
+  __tsan_switch_to_fiber(to->tsan_fiber, 0); /* 0: the switch orders the two fibers */
+#endif
+}
+
+/* On the stack just switched to: ASan reports the bounds of the one left (how a thread's own
+ * context learns its bounds). */
+KP_UNINSTRUMENTED static void arrived(kp_fiber_ctx *self) {
+#ifdef KP_ASAN
+  __sanitizer_finish_switch_fiber(self->fake_stack, &tls_from->stack_lo, &tls_from->stack_size);
+#else
+  (void)self;
+#endif
+}
+
+KP_UNINSTRUMENTED void kp_fiber_switch(kp_fiber_ctx *from, kp_fiber_ctx *to) {
+  announce(from, to);
+  kp_fiber_jump(from, to);
+  arrived(from);
+}
+
+KP_UNINSTRUMENTED static void run_fiber(void *p) {
+  kp_fiber_ctx *self = p;
+  arrived(self);
+  self->fn(self->arg);
+}
+
+void kp_fiber_forget(kp_fiber_ctx *ctx) {
+#ifdef KP_TSAN
+  if (ctx->tsan_fiber) __tsan_destroy_fiber(ctx->tsan_fiber);
+  ctx->tsan_fiber = NULL;
+#else
+  (void)ctx;
+#endif
+}
+
+/* In the fault handler, on the signal stack, before siglongjmp to the thread's own context:
+ * the running fiber is left for good. */
+KP_UNINSTRUMENTED void kp_fiber_fault_escape(void) {
+  kp_fiber_ctx *native = tls_native, *fiber = tls_running;
+  if (!native || fiber == native) return;
+  tls_running = native;
+#ifdef KP_ASAN
+  __sanitizer_start_switch_fiber(&fiber->fake_stack, native->stack_lo, native->stack_size);
+  __sanitizer_finish_switch_fiber(native->fake_stack, NULL, NULL);
+#endif
+#ifdef KP_TSAN
+  __tsan_switch_to_fiber(native->tsan_fiber, 0);
+#endif
+}
+
+void kp_fiber_stacks_clean(const kp_fiber_stacks *s) {
+#ifdef KP_ASAN
+  for (unsigned i = 0; i < s->count; i++)
+    __asan_unpoison_memory_region(kp_fiber_stack(s, i), s->stack_bytes);
+#else
+  (void)s;
+#endif
+}
+
+#else
+void kp_fiber_native(kp_fiber_ctx *ctx) { (void)ctx; }
+void kp_fiber_forget(kp_fiber_ctx *ctx) { (void)ctx; }
+void kp_fiber_fault_escape(void) {}
+void kp_fiber_stacks_clean(const kp_fiber_stacks *s) { (void)s; }
+#endif
+
+void kp_fiber_make(kp_fiber_ctx *ctx, void *stack, size_t size, void (*fn)(void *), void *arg) {
+  ctx->fn = fn;
+  ctx->arg = arg;
+#ifdef KP_FIBER_SANITIZERS
+  ctx->stack_lo = stack;
+  ctx->stack_size = size;
+#ifdef KP_TSAN
+  if (!ctx->tsan_fiber) ctx->tsan_fiber = __tsan_create_fiber(0);
+#endif
+  make_frame(ctx, stack, size, run_fiber, ctx);
+#else
+  make_frame(ctx, stack, size, fn, arg);
+#endif
+}
 
 #ifdef KP_VALGRIND
 enum { KP_VALGRIND_MAPPINGS = 256 };
@@ -185,6 +322,7 @@ int kp_fiber_stacks_reserve(kp_fiber_stacks *s, unsigned count, size_t stack_byt
 
 void kp_fiber_stacks_release(kp_fiber_stacks *s) {
   valgrind_deregister(s);
+  if (s->base) kp_fiber_stacks_clean(s); /* ASan: no stale poison where the next mmap lands */
   if (s->base) munmap(s->base, s->total);
   memset(s, 0, sizeof *s);
 }

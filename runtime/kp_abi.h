@@ -1,9 +1,10 @@
 /* kp_abi.h — the private interface between the kernplug plugin and libkernplug_rt.
  *
  * The plugin emits, per translation unit, one kp_module_desc with its kernel and image
- * tables as IR globals laid out exactly as these structs, and a global constructor that calls
- * __kp_register_module(). Each kernel's host stub fills `void *args[]` (one pointer per
- * IR-level argument; a byval argument passes its own pointer) and calls __kp_launch().
+ * tables as IR globals laid out exactly as these structs, a global constructor that calls
+ * __kp_register_module() and a global destructor that calls __kp_unregister_module(). Each
+ * kernel's host stub fills `void *args[]` (one pointer per IR-level argument; a byval
+ * argument passes its own pointer) and calls __kp_launch().
  *
  * The tables are writable: the runtime keeps its per-module and per-kernel state in the
  * `runtime_data` slots, so the launch path needs no lookup and no allocation.
@@ -22,10 +23,13 @@ extern "C" {
 #endif
 
 /* 2: kp_kernel_desc.cpu_block_entry. 3: KP_KERNEL_VECTORIZE_ARRAYS and _FIRST_ARRAY, and
- * VECTORIZE kernels index with 32 bits (at most 2^30 elements per launch). Earlier versions
- * were never released with a different runtime, so the runtime accepts only the current one
- * (objects built by an older plugin are refused with a message that says to rebuild them). */
-#define KP_ABI_VERSION 3
+ * VECTORIZE kernels index with 32 bits (at most 2^30 elements per launch). 4: every module
+ * calls __kp_unregister_module from a global destructor before its memory goes away
+ * (dlclose), and the runtime relies on it to keep no pointer into an unloaded library.
+ * Earlier versions were never released with a different runtime, so the runtime accepts
+ * only the current one (objects built by an older plugin are refused with a message that
+ * says to rebuild them). */
+#define KP_ABI_VERSION 4
 
 /* kp_param_desc.kind */
 enum {
@@ -142,6 +146,11 @@ struct kp_module_desc {
 
 /* Called from the module's global constructor. */
 void __kp_register_module(kp_module_desc *module);
+/* Called from the module's global destructor (llvm.global_dtors, the mirror of the
+ * constructor): at dlclose() of its library, or at exit. Afterwards the runtime holds no
+ * pointer into the module: its kernels are no longer registered (launch() of one is the
+ * "not a kernel" error, not a crash) and their GPU code is unloaded. */
+void __kp_unregister_module(kp_module_desc *module);
 
 /* Called by a kernel's host stub with the configuration pushed by launch(). */
 void __kp_launch(kp_kernel_desc *kernel, void **args);

@@ -145,6 +145,10 @@ typedef struct kp_backend {
                               const char *what);
   kp_error (*to_host_async)(void *dst, const void *src, size_t bytes, kp_stream s,
                             const char *what);
+  /* The module is being unregistered (registry.c; its library is being dlclose()d, or the
+   * process exits): drop what the backend keeps in its runtime_data slots and those of its
+   * kernels (the loaded GPU code). Reports nothing. NULL: nothing is kept. */
+  void (*unload_module)(kp_module_desc *module);
 } kp_backend;
 
 /* The backend in use, chosen once (KP_BACKEND) on first use. NULL after reporting an error
@@ -152,6 +156,9 @@ typedef struct kp_backend {
 const kp_backend *kp_backend_get(void);
 /* The same without reporting an error when there is none (kp_detect). */
 const kp_backend *kp_backend_peek(void);
+/* The backend if one has been chosen already, else NULL; never chooses one (a module that
+ * leaves before any kernel ran must not start a GPU driver). */
+const kp_backend *kp_backend_chosen(void);
 /* Why the CPU backend was chosen, or why CUDA could not start ("" if not known). */
 const char *kp_backend_reason(void);
 /* The launch limits of the calling thread's device, and their owner ("CUDA device 1 (…)",
@@ -261,5 +268,7 @@ kp_error kp_launch_with_transfers(const kp_backend *be, kp_kernel_desc *kernel,
 /* The name of the last kernel launched on any host thread (for asynchronous CUDA errors). */
 const char *kp_last_launched_kernel(void);
 void kp_note_launched_kernel(const char *name);
+/* Forgets `name` as the last kernel launched if it is (its module is being unloaded). */
+void kp_forget_launched_kernel(const char *name);
 
 #endif /* KP_INTERNAL_H */

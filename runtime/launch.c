@@ -30,9 +30,18 @@ void kp_note_launched_kernel(const char *name) {
 const char *kp_last_launched_kernel(void) {
   return atomic_load_explicit(&g_last_kernel, memory_order_relaxed);
 }
+void kp_forget_launched_kernel(const char *name) {
+  const char *expected = name;
+  atomic_compare_exchange_strong_explicit(&g_last_kernel, &expected, NULL, memory_order_relaxed,
+                                          memory_order_relaxed);
+}
 
-KP_EXPORT void kp_configure_launch(const void *kernel, const char *kernel_expr, kp_extent blocks,
-                                   kp_extent threads, size_t shared_bytes, kp_stream stream) {
+/* Returns 1 when `kernel` is to be called next (kernplug.h's launch()), 0 after reporting
+ * in return mode that it is not a registered kernel: launch() then calls kp_launch_refused
+ * instead, so that the failed launch runs nothing (a plain function is not run on the host,
+ * and a kernel of a dlclose()d library is not jumped to). */
+KP_EXPORT int kp_configure_launch(const void *kernel, const char *kernel_expr, kp_extent blocks,
+                                  kp_extent threads, size_t shared_bytes, kp_stream stream) {
   if (!kernel_expr) kernel_expr = "?";
   if (tls_pending.pending) {
     /* `launch(k, b, t);` without the argument list: the comma expression names k but never
@@ -46,12 +55,36 @@ KP_EXPORT void kp_configure_launch(const void *kernel, const char *kernel_expr, 
   }
   if (!kernel || !kp_registry_find(kernel)) {
     kp_registry_wrong_kind("launch", kernel, kernel_expr, KP_FUNCTION_KERNEL);
-    return;
+    return 0;
   }
   tls_pending.cfg = (kp_launch_config){kernel, kernel_expr, blocks, threads, shared_bytes,
                                        stream};
   tls_pending.pending = true;
+  return 1;
 }
+
+/* kp_launch_refused: called with the arguments of a refused launch, through the kernel's own
+ * pointer type (kernplug.h), whatever its parameters and calling convention (ms_abi, regcall,
+ * preserve_all, ...). A bare return honours all of them: it ignores every argument and
+ * changes no register a caller may rely on. In assembly, because a C function may get a
+ * prologue (sanitizer builds instrument it) and an -fsanitize=function signature that UBSan
+ * would check against the caller's type. */
+#if defined(__x86_64__) || defined(__aarch64__)
+#if defined(__x86_64__) && defined(__CET__)
+#define KP_BRANCH_TARGET "  endbr64\n" /* an indirect call's target under IBT */
+#elif defined(__aarch64__) && defined(__ARM_FEATURE_BTI_DEFAULT)
+#define KP_BRANCH_TARGET "  bti c\n"
+#else
+#define KP_BRANCH_TARGET ""
+#endif
+__asm__(".text\n"
+        ".globl kp_launch_refused\n"
+        ".type kp_launch_refused,%function\n"
+        "kp_launch_refused:\n" KP_BRANCH_TARGET "  ret\n"
+        ".size kp_launch_refused,.-kp_launch_refused\n");
+#else
+KP_EXPORT __attribute__((no_sanitize("function"))) void kp_launch_refused(void) {}
+#endif
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 

@@ -10,6 +10,9 @@
 /* The kernel whose host stub is `host_fn`, or NULL if no registered module has one. */
 kp_kernel_desc *kp_registry_find(const void *host_fn);
 size_t kp_registry_kernel_count(void);
+/* Changes whenever a module is unregistered: what a thread remembers about a descriptor
+ * (transfers.c's launch memo) holds only while the generation is the same. */
+unsigned long long kp_registry_generation(void);
 /* Registered kernels whose host_fn is f and whose flags include `flag`, in registration
  * order; returns how many (fills up to max). Generated kernels (vectorize, guvectorize,
  * reduce) share their host_fn, the user's function, so they are found only this way. */

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "kp_internal.h"
+#include "registry.h"
 
 /* Parameters handled on the stack; kernels with more use the heap. */
 enum { KP_STACK_PARAMS = 32 };
@@ -124,12 +125,14 @@ static kp_error launch_staged(const kp_backend *be, kp_kernel_desc *k, const kp_
  * and the table generation they were checked in: the same kernel launched with the same
  * pointers while the table is unchanged needs no lookups (a loop launching kernels on the same
  * arrays). Launches with foreign device memory are not remembered (other code may free it),
- * nor kernels with more than KP_MEMO_POINTERS pointer parameters. */
+ * nor kernels with more than KP_MEMO_POINTERS pointer parameters. An entry also holds only
+ * while no module has been unregistered (the registry's generation): a library loaded after
+ * one was dlclose()d may put another kernel at the same address. */
 enum { KP_MEMO_KERNELS = 8, KP_MEMO_POINTERS = 16 };
 typedef struct launch_memo {
   const kp_kernel_desc *kernel;
-  unsigned long long generation;
-  unsigned nptrs; /* (a descriptor of an unloaded library may come back with other params) */
+  unsigned long long generation, modules;
+  unsigned nptrs;
   const void *ptrs[KP_MEMO_POINTERS];
 } launch_memo;
 static _Thread_local launch_memo tls_memo[KP_MEMO_KERNELS];
@@ -150,8 +153,10 @@ static int same_pointers(const launch_memo *m, const kp_kernel_desc *k, void **a
 kp_error kp_launch_with_transfers(const kp_backend *be, kp_kernel_desc *k,
                                   const kp_launch_config *cfg, void **args) {
   const unsigned long long generation = kp_alloc_table_generation();
+  const unsigned long long modules = kp_registry_generation();
   launch_memo *m = memo_of(k);
-  if (m->kernel == k && m->generation == generation && same_pointers(m, k, args))
+  if (m->kernel == k && m->generation == generation && m->modules == modules &&
+      same_pointers(m, k, args))
     return be->launch(k, cfg, args);
   int staging = 0, foreign = 0;
   unsigned nptrs = 0;
@@ -176,7 +181,7 @@ kp_error kp_launch_with_transfers(const kp_backend *be, kp_kernel_desc *k,
   }
   if (staging) return launch_staged(be, k, cfg, args);
   if (!foreign && nptrs <= KP_MEMO_POINTERS) {
-    m->kernel = k, m->generation = generation, m->nptrs = nptrs;
+    m->kernel = k, m->generation = generation, m->modules = modules, m->nptrs = nptrs;
     memcpy(m->ptrs, ptrs, nptrs * sizeof *ptrs);
   }
   return be->launch(k, cfg, args);

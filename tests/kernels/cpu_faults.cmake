@@ -53,6 +53,13 @@ kp_kernel_expect(cpu_faults_timeout_recover cpu_faults_errors_expect EXPECT succ
   STDOUT "spin: kernel 'spin', block (" "spin_printing: kernel 'spin_printing', block ("
          "spin_at_barrier: kernel 'spin_at_barrier', block ("
          "cpu_faults timeout_recover: finished")
+# Not under TSan (a KP_SANITIZE=thread build): it holds an asynchronous signal until the
+# thread calls a function it intercepts, which a kernel spinning in a loop never does, so the
+# watchdog's signal never arrives and the process exits after 2 s instead.
+if(KP_SANITIZE MATCHES "thread")
+  set_tests_properties(kernel.cpu_faults_timeout kernel.cpu_faults_timeout_recover
+                       PROPERTIES DISABLED TRUE)
+endif()
 kp_kernel_expect(cpu_faults_timeout_invalid cpu_faults_errors_expect EXPECT fail ARGS trap
   ENV ${cpu} KP_CPU_TIMEOUT_MS=soon
   STDERR "KP_CPU_TIMEOUT_MS=soon is not a whole number between 1 and")
@@ -68,7 +75,8 @@ set(CMAKE_REQUIRED_LINK_OPTIONS -fsanitize=thread)
 check_c_source_compiles("int main(void) { return 0; }" KP_HAVE_TSAN)
 unset(CMAKE_REQUIRED_FLAGS)
 unset(CMAKE_REQUIRED_LINK_OPTIONS)
-if(KP_HAVE_TSAN)
+kp_sanitizer_combines(thread tsan_combines) # not in an ASan build (cmake/Sanitize.cmake)
+if(KP_HAVE_TSAN AND tsan_combines)
   kernplug_add_program(kt_cpu_faults_tsan cpu_faults_errors_expect.c)
   target_include_directories(kt_cpu_faults_tsan PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   target_compile_options(kt_cpu_faults_tsan PRIVATE -fsanitize=thread)
@@ -79,7 +87,7 @@ if(KP_HAVE_TSAN)
     "cpu_faults recover: finished" LACKS "ThreadSanitizer")
   kp_kernel_expect(cpu_faults_past_end_tsan cpu_faults_tsan EXPECT fail ARGS past_end ENV ${cpu}
     STDERR "kernplug: error: kernel 'write_past_end', block (1, 0, 0), thread (31, 0, 0): invalid memory access (SIGSEGV)")
-else()
+elseif(NOT KP_HAVE_TSAN)
   message(STATUS "kernplug: no ThreadSanitizer runtime for ${CMAKE_C_COMPILER}: "
                  "kernel.cpu_faults_*_tsan not built")
 endif()

@@ -1,17 +1,21 @@
 /* fiber_errors_expect.c — kernels that go wrong on purpose; fiber_errors.cmake checks that
  * the CPU backend reports each one (kernel, block, thread) instead of hanging or crashing.
  *   fiber_errors_expect <scenario>   (scenarios: see main) */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "kernel_test.h"
 
-/* Threads past `live` return before the barrier the others wait at. */
+/* Threads past `live` return before the barrier the others wait at. Each block writes its
+ * own part of out (blocks writing the same elements would race: TSan builds report it). */
 __attribute__((kernel)) void early_return(int live, int *out) {
   static __attribute__((shared)) int s[64];
   if ((int)threadIdx.x >= live) return;
   s[threadIdx.x] = 1;
   syncthreads();
-  out[threadIdx.x] = s[0];
+  out[grid(1)] = s[0];
 }
 
 /* Lane 7 exits; the rest shuffle with the full mask, which names it. */
@@ -68,15 +72,27 @@ __attribute__((kernel)) void helper_frame(int *out) {
   out[t] = mine + c + syncthreads_count(1);
 }
 
-__attribute__((kernel)) void write_through(int *p, long long offset) { p[offset + threadIdx.x] = 1; }
+/* Each thread of the grid writes its own element: threads faulting at the same address on
+ * two workers are a data race to TSan, which records an access before making it. */
+__attribute__((kernel)) void write_through(int *p, long long offset) { p[offset + grid(1)] = 1; }
 
 __attribute__((kernel)) void write_through_with_barrier(int *p, long long offset) {
   syncthreads();
-  p[offset + threadIdx.x] = 1;
+  p[offset + grid(1)] = 1;
 }
 
 __attribute__((kernel)) void divide(const int *num, const int *den, int *out) {
   out[threadIdx.x] = num[threadIdx.x] / den[threadIdx.x];
+}
+
+/* The offset in ints from base of a page no kernel may write (PROT_NONE; 1024 ints, more than
+ * any wild write below covers), for the wild writes: a fixed distance such as 1 << 40 ints
+ * can land in mapped memory under ThreadSanitizer's address-space layout, where the write
+ * then succeeds. */
+static long long wild_offset(const int *base) {
+  void *hole = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  KT_CHECK(hole != MAP_FAILED, "mmap");
+  return ((long long)(intptr_t)hole - (long long)(intptr_t)base) / (long long)sizeof *base;
 }
 
 static int *device_ints(int n, int value) {
@@ -91,7 +107,7 @@ int main(int argc, char **argv) {
   if (argc != 2) return 2;
   const char *s = argv[1];
   kt_start("fiber_errors");
-  int *out = device_ints(64, 0);
+  int *out = device_ints(4 * 64, 0); /* early_return: up to 4 blocks of 64 */
   if (!strcmp(s, "early_return")) {
     launch(early_return, 1, 64)(40, out);
   } else if (!strcmp(s, "all_reach")) {
@@ -110,9 +126,9 @@ int main(int argc, char **argv) {
     copy_to_host(h, out, 8);
     for (int t = 0; t < 8; t++) KT_CHECK(h[t] == t * 1000 + 7 + 16, "out[%d] = %d", t, h[t]);
   } else if (!strcmp(s, "wild_write")) {
-    launch(write_through, 1, 32)(out, 1LL << 40);
+    launch(write_through, 1, 32)(out, wild_offset(out));
   } else if (!strcmp(s, "wild_write_fibers")) {
-    launch(write_through_with_barrier, 3, 32)(out, 1LL << 40);
+    launch(write_through_with_barrier, 3, 32)(out, wild_offset(out));
   } else if (!strcmp(s, "divide_by_zero")) {
     int *num = device_ints(8, 10), *den = device_ints(8, 0);
     launch(divide, 1, 8)(num, den, out);
@@ -121,7 +137,7 @@ int main(int argc, char **argv) {
     kp_set_error_mode(KP_ERRORS_RETURN);
     launch(early_return, 4, 64)(10, out);
     KT_CHECK(kp_last_error() == KP_ERROR_LAUNCH, "expected a launch error");
-    launch(write_through, 4, 32)(out, 1LL << 40);
+    launch(write_through, 4, 32)(out, wild_offset(out));
     KT_CHECK(kp_last_error() == KP_ERROR_LAUNCH, "expected a launch error");
     launch(early_return, 4, 64)(64, out);
     KT_CHECK(kp_last_error() == KP_SUCCESS, "%s", kp_last_error_message());

@@ -6,3 +6,11 @@ if(TARGET fake_cuda)
     STDOUT "child: this process was created by fork() after kernplug started the CUDA backend in its parent, and CUDA cannot be used in such a child"
            "fork_child: finished")
 endif()
+
+# ThreadSanitizer does not support threads started in the child of a multithreaded fork() and
+# kills the child unless told to go on (die_after_fork=0); the CPU backend's child restarts its
+# workers, which is what kernel.fork_child checks. kp_sanitize_tests() keeps this option.
+if(KP_SANITIZE MATCHES "thread")
+  set_tests_properties(kernel.fork_child PROPERTIES
+                       ENVIRONMENT "KP_BACKEND=cpu;TSAN_OPTIONS=die_after_fork=0")
+endif()

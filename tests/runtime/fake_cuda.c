@@ -22,6 +22,8 @@
  *    `.shared ... [N]` declarations inside the entry's body, the dynamic allowance starts at
  *    48 KiB minus that and cuFuncSetAttribute may raise it up to the opt-in limit; a launch
  *    asking for more dynamic bytes than allowed fails with CUDA_ERROR_INVALID_VALUE;
+ *  - unloads modules (cuModuleUnload, logged with the module's first .entry name); using an
+ *    unloaded module or one of its functions is CUDA_ERROR_INVALID_HANDLE, as on the driver;
  *  - answers cuOccupancyMaxPotentialBlockSize with FAKE_CUDA_OCC_BLOCK threads (default 768)
  *    and the grid of 132 SMs x (2048 / block) resident blocks, as an H100 would for a small
  *    kernel; FAKE_CUDA_FAIL=occupancy makes it fail.
@@ -260,8 +262,11 @@ FAKE_EXPORT CUresult cuCtxSynchronize(void) {
 /* ---- modules and launches ---- */
 
 struct CUmod_st {
-  const char *image; /* the embedded text: kept alive by the program */
-  CUcontext context; /* the context it was loaded in */
+  const char *image;    /* the embedded text: alive until the program unloads the module */
+  CUcontext context;    /* the context it was loaded in */
+  char first_entry[128]; /* the first .entry's name, for the log (the image may be unmapped) */
+  int unloaded;         /* by cuModuleUnload: the handle and its functions are dead */
+  struct CUmod_st *next; /* every module ever loaded (g_modules): handles stay readable */
 };
 enum { MAX_PARAMS = 32 };
 struct CUfunc_st {
@@ -271,12 +276,24 @@ struct CUfunc_st {
   int static_shared;      /* bytes of the .shared declarations in the entry's body */
   int max_dynamic_shared; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
   CUcontext context;      /* its module's */
+  struct CUmod_st *module;
+  struct CUfunc_st *next; /* every function ever made (g_functions) */
 };
+/* Never freed, so that a stale handle is an error, not a crash; reachable for LeakSanitizer. */
+static struct CUmod_st *g_modules;
+static struct CUfunc_st *g_functions;
 
 /* A module or function used while another device's context is current. */
 static int foreign(CUcontext owner, const char *call, const char *name) {
   if (owner == fake_tls_current) return 0;
   fake_log("%s %s: belongs to device %d's context", call, name, owner->device);
+  return 1;
+}
+
+/* A module or a function of one that was unloaded: CUDA_ERROR_INVALID_HANDLE. */
+static int unloaded(const struct CUmod_st *m, const char *call, const char *name) {
+  if (!m->unloaded) return 0;
+  fake_log("%s %s: its module was unloaded", call, name);
   return 1;
 }
 
@@ -311,10 +328,31 @@ FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule *mod, const void *image, unsign
       return CUDA_ERROR_INVALID_PTX;
     }
   }
-  struct CUmod_st *m = malloc(sizeof *m);
+  struct CUmod_st *m = calloc(1, sizeof *m);
   m->image = text;
   m->context = fake_tls_current;
+  const char *entry = strstr(text, ".entry ");
+  if (entry) {
+    entry += 7;
+    snprintf(m->first_entry, sizeof m->first_entry, "%.*s", (int)strcspn(entry, "( \n"), entry);
+  }
+  pthread_mutex_lock(&fake_lock);
+  m->next = g_modules;
+  g_modules = m;
+  pthread_mutex_unlock(&fake_lock);
   *mod = m;
+  return CUDA_SUCCESS;
+}
+
+/* Logged as "cuModuleUnload <first .entry of the module>". */
+FAKE_EXPORT CUresult cuModuleUnload(CUmodule mod) {
+  NEED_CONTEXT();
+  if (!mod) return CUDA_ERROR_INVALID_HANDLE;
+  if (unloaded(mod, "cuModuleUnload", mod->first_entry)) return CUDA_ERROR_INVALID_HANDLE;
+  if (foreign(mod->context, "cuModuleUnload", mod->first_entry)) return CUDA_ERROR_INVALID_HANDLE;
+  fake_log("cuModuleUnload %s", mod->first_entry);
+  mod->unloaded = 1;
+  mod->image = NULL;
   return CUDA_SUCCESS;
 }
 
@@ -348,6 +386,7 @@ static int body_shared_bytes(const char *p) {
 
 FAKE_EXPORT CUresult cuModuleGetFunction(CUfunction *fn, CUmodule mod, const char *name) {
   NEED_CONTEXT();
+  if (unloaded(mod, "cuModuleGetFunction", name)) return CUDA_ERROR_INVALID_HANDLE;
   char pattern[160];
   snprintf(pattern, sizeof pattern, ".entry %s(", name);
   const char *e = strstr(mod->image, pattern);
@@ -357,6 +396,11 @@ FAKE_EXPORT CUresult cuModuleGetFunction(CUfunction *fn, CUmodule mod, const cha
   struct CUfunc_st *f = calloc(1, sizeof *f);
   snprintf(f->name, sizeof f->name, "%s", name);
   f->context = mod->context;
+  f->module = mod;
+  pthread_mutex_lock(&fake_lock);
+  f->next = g_functions;
+  g_functions = f;
+  pthread_mutex_unlock(&fake_lock);
   const char *p = e + strlen(pattern);
   const char *end = strchr(p, ')');
   while (p && p < end && f->num_params < MAX_PARAMS) {
@@ -398,6 +442,7 @@ FAKE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsi
                                     unsigned bx, unsigned by, unsigned bz, unsigned shared,
                                     CUstream stream, void **params, void **extra) {
   NEED_CONTEXT();
+  if (unloaded(f->module, "cuLaunchKernel", f->name)) return CUDA_ERROR_INVALID_HANDLE;
   if (foreign(f->context, "cuLaunchKernel", f->name)) return CUDA_ERROR_INVALID_HANDLE;
   if (extra) return CUDA_ERROR_INVALID_VALUE;
   if (!gx || !gy || !gz || !bx || !by || !bz || bx > 1024 || by > 1024 || bz > 64 ||

@@ -234,8 +234,12 @@ static const kp_image_desc hand_images[] = {
 kp_module_desc hand_module = {KP_ABI_VERSION, __FILE__, HK_NUM_KERNELS, hand_kernels,
                               sizeof hand_images / sizeof hand_images[0], hand_images, NULL};
 
-/* ---- registration: the plugin's global constructor ----------------------------------------- */
+/* ---- registration: the plugin's global constructor and destructor (ABI 4) --------------------- */
 
 __attribute__((constructor)) static void register_hand_module(void) {
   __kp_register_module(&hand_module);
+}
+
+__attribute__((destructor)) static void unregister_hand_module(void) {
+  __kp_unregister_module(&hand_module);
 }

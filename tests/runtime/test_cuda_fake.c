@@ -184,6 +184,25 @@ int main(int argc, char **argv) {
   CHECK_NO_ERROR();
   CHECK_LOG_COUNT("cuCtxSynchronize", 1);
 
+  /* The module's destructor (at dlclose) unregisters it: its GPU code is unloaded after the
+   * device's queued work, its cached state freed, its kernels are no kernels any more;
+   * registered again (dlopen), it loads again. */
+  __kp_unregister_module(&hand_module);
+  CHECK_LOG_COUNT("cuModuleUnload foo\n", 1); /* logged with the module's first .entry */
+  CHECK_LOG_COUNT("cuCtxSynchronize", 2);
+  CHECK(hand_module.runtime_data == NULL);
+  for (int i = 0; i < HK_NUM_KERNELS; i++) CHECK(hand_kernels[i].runtime_data == NULL);
+  launch(foo, 1, 10)(d, d2);
+  CHECK_ERROR(KP_ERROR_INVALID_VALUE, "launch(foo, ...): 'foo' is not a kernel");
+  __kp_unregister_module(&hand_module); /* gone already: nothing happens */
+  CHECK_LOG_COUNT("cuModuleUnload", 1);
+  __kp_register_module(&hand_module);
+  launch(foo, 1, 10)(d, d2);
+  CHECK_NO_ERROR();
+  CHECK_LOG_COUNT(expected_load, 2);
+  CHECK_LOG_COUNT("cuModuleGetFunction foo\n", 2);
+  CHECK_LOG_COUNT("module was unloaded", 0); /* no stale CUfunction used */
+
   /* the runtime's table stops bad frees and copies: the driver never sees them */
   copy_to_host(out, d2, 1001);
   CHECK_ERROR(KP_ERROR_INVALID_VALUE, "copy_to_host: 4004 bytes at");

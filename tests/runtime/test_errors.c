@@ -96,6 +96,11 @@ static void test_launch_errors(void) {
   launch(not_a_kernel, 1, 1)(&x);
   CHECK_ERROR(KP_ERROR_INVALID_VALUE, "launch(not_a_kernel, ...): 'not_a_kernel' is not a "
                                       "kernel: mark it __attribute__((kernel))");
+  CHECK(x == 0); /* a refused launch runs nothing, not the function on the host */
+  void (*not_a_kernel_ptr)(int *) = not_a_kernel; /* through a pointer too */
+  launch(not_a_kernel_ptr, 1, 1)(&x);
+  CHECK_ERROR(KP_ERROR_INVALID_VALUE, "'not_a_kernel_ptr' is not a kernel");
+  CHECK(x == 0);
   /* nothing pending afterwards: a real launch works */
   check_still_works();
 }
@@ -167,6 +172,40 @@ static void test_registry_errors(void) {
   CHECK_ERROR(KP_ERROR_INTERNAL, "old_object.c was compiled by a kernplug plugin with ABI "
                                  "version 99, but this libkernplug_rt speaks version "
                                  KP_ABI_STRING);
+  __kp_unregister_module(&wrong); /* its destructor: it was never registered */
+  CHECK_NO_ERROR();
+}
+
+/* A library with its own copy of a kernel the program has (the same stub, e.g. a static
+ * library linked into both) shadows the program's while loaded; when it is unloaded the
+ * program's is the kernel again (launch(foo) would otherwise be "not a kernel"). The copy's
+ * trampoline is scale's, so that a launch through it shows which descriptor ran. */
+static void test_unregister_shadowed(void) {
+  static kp_kernel_desc copy[1];
+  static kp_module_desc lib = {KP_ABI_VERSION, "library_copy.c", 1, copy, 0, NULL, NULL};
+  copy[0] = hand_kernels[HK_FOO];
+  copy[0].module = &lib;
+  copy[0].cpu_entry = hand_kernels[HK_SCALE].cpu_entry; /* only to tell the two apart */
+  copy[0].cpu_block_entry = NULL;
+  copy[0].params = hand_kernels[HK_SCALE].params;
+  __kp_register_module(&lib);
+  CHECK_NO_ERROR();
+  float ones[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, back[10];
+  copy_to_device(d_out, ones, 10);
+  float two = 2.0f;
+  int ten = 10;
+  void *args[] = {&d_out, &two, &ten};
+  kp_configure_launch((const void *)foo, "foo", kp_extent_from_int(1), kp_extent_from_int(10),
+                      0, NULL);
+  __kp_launch(&copy[0], args); /* what the copy's stub does */
+  CHECK_NO_ERROR();
+  copy_to_host(back, d_out, 10);
+  CHECK(back[9] == 2.0f); /* scaled */
+  __kp_unregister_module(&lib);
+  CHECK_NO_ERROR();
+  check_still_works(); /* foo is the program's again */
+  __kp_unregister_module(&lib);
+  check_still_works();
 }
 
 static void test_error_state(void) {
@@ -190,6 +229,7 @@ int main(void) {
   test_launch_errors();
   test_memory_errors();
   test_registry_errors();
+  test_unregister_shadowed();
   test_error_state();
   check_still_works();
   puts("test_errors: OK");
