@@ -23,6 +23,7 @@
 #include "BarrierFission.h"
 #include "CpuBlockEntry.h"
 #include "Divergence.h"
+#include "Primitives.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
@@ -54,7 +55,7 @@ const unsigned MaxRematSize = 24;
 bool isPlainBarrier(const Instruction &I) {
   auto *Call = dyn_cast<CallInst>(&I);
   Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-  return Callee && Callee->isDeclaration() && Callee->getName() == "kp_dev_syncthreads";
+  return isPrimitive(Callee, PrimitiveClass::Barrier);
 }
 
 /// The functions Root reaches through direct calls that call syncthreads*,
@@ -72,8 +73,8 @@ SmallPtrSet<Function *, 8> barrierReachers(Function &Root) {
     auto *Call = dyn_cast<CallBase>(&Inst);
     Function *Callee = Call ? Call->getCalledFunction() : nullptr;
     return Callee &&
-           (Out.contains(Callee) ||
-            (Callee->isDeclaration() && Callee->getName().starts_with("kp_dev_syncthreads")));
+           (Out.contains(Callee) || isPrimitive(Callee, PrimitiveClass::Barrier) ||
+            isPrimitive(Callee, PrimitiveClass::Collective));
   };
   for (bool Changed = true; Changed;) {
     Changed = false;
@@ -205,8 +206,6 @@ void Fission::simplify() {
 }
 
 bool Fission::checkInstructions(std::string &Why) {
-  static const char *const Collectives[] = {"syncthreads_count", "syncthreads_and",
-                                            "syncthreads_or"};
   for (Instruction &I : instructions(F)) {
     if (isa<InvokeInst, CallBrInst, IndirectBrInst>(I)) {
       Why = std::string(I.getOpcodeName()) + " instruction";
@@ -225,12 +224,10 @@ bool Fission::checkInstructions(std::string &Why) {
     }
     if (!Callee || !Callee->isDeclaration())
       continue;
-    StringRef N = Callee->getName();
-    for (const char *C : Collectives)
-      if (N == std::string("kp_dev_") + C) {
-        Why = std::string(C) + "() (a barrier that combines values)" + atLine(Call);
-        return false;
-      }
+    if (const Primitive *P = primitiveOf(Callee); P && P->Class == PrimitiveClass::Collective) {
+      Why = P->ShortName.str() + "() (a barrier that combines values)" + atLine(Call);
+      return false;
+    }
     if (isPlainBarrier(I))
       Barriers.push_back(I.getParent()); // the call's block for now
   }

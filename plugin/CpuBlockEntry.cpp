@@ -20,10 +20,10 @@
 //===----------------------------------------------------------------------===//
 #include "CpuBlockEntry.h"
 #include "DevicePass.h"
+#include "Primitives.h"
 #include "ThreadLoopVersioning.h"
 
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -38,27 +38,19 @@ const unsigned LaneSlot = ~0u; // laneid: linear id % 32
 
 /// The index slot a runtime primitive reads, LaneSlot for laneid, or nullopt.
 std::optional<unsigned> indexSlot(const Function *F) {
-  if (!F || !F->isDeclaration())
+  const Primitive *P = primitiveOf(F);
+  if (!P)
     return std::nullopt;
-  StringRef N = F->getName();
-  if (!N.consume_front("kp_dev_"))
-    return std::nullopt;
-  if (N == "laneid")
+  if (P->Class == PrimitiveClass::LaneId)
     return LaneSlot;
-  unsigned Base = StringSwitch<unsigned>(N.drop_back(2))
-                      .Case("tid", SlotTid)
-                      .Case("ctaid", SlotCtaid)
-                      .Case("ntid", SlotNtid)
-                      .Case("nctaid", SlotNctaid)
-                      .Default(~0u);
-  if (Base == ~0u || !(N.ends_with("_x") || N.ends_with("_y") || N.ends_with("_z")))
-    return std::nullopt;
-  return Base + (N.back() - 'x');
+  if (P->Class == PrimitiveClass::Index)
+    return P->Slot;
+  return std::nullopt;
 }
 
 /// A call of the runtime's index primitive Name, which dead-code elimination
 /// may drop when the value goes unused.
-Value *readIndex(IRBuilder<> &B, const std::string &Name) {
+Value *readIndex(IRBuilder<> &B, StringRef Name) {
   Module &M = *B.GetInsertBlock()->getModule();
   CallInst *Call = B.CreateCall(M.getOrInsertFunction(Name, B.getInt32Ty()));
   Call->setDoesNotAccessMemory();
@@ -245,12 +237,8 @@ BlockEntryFrame beginBlockEntry(Function *Body, Function *BodyClone, const std::
   B.SetInsertPoint(BasicBlock::Create(C, "entry", F));
   Value *Idx = Fr.Idx = B.CreateAlloca(IdxTy, nullptr, "kp.idx");
   auto Slot = [&](unsigned S) { return B.CreateConstInBoundsGEP2_32(IdxTy, Idx, 0, S); };
-  static const char *const Invariant[] = {"ctaid", "ntid", "nctaid"};
-  for (unsigned G = 0; G < 3; ++G)
-    for (unsigned D = 0; D < 3; ++D) {
-      std::string Prim = std::string("kp_dev_") + Invariant[G] + "_" + char('x' + D);
-      B.CreateStore(readIndex(B, Prim), Slot(SlotCtaid + 3 * G + D));
-    }
+  for (unsigned S = SlotCtaid; S < SlotLinear; ++S) // ctaid, ntid, nctaid: block-invariant
+    B.CreateStore(readIndex(B, indexPrimitiveName(S)), Slot(S));
   for (Argument &A : BodyClone->args()) {
     if (A.getArgNo() + 1 == BodyClone->arg_size())
       break; // the index pointer
@@ -331,8 +319,7 @@ Function *CpuBlockEntryBuilder::threadEntry(Function *BlockEntry, const std::str
   IRBuilder<> B(BasicBlock::Create(C, "entry", F));
   Value *Range = B.CreateAlloca(RangeTy, nullptr, "kp.range");
   for (unsigned D = 0; D < 3; ++D) {
-    std::string Prim = std::string("kp_dev_tid_") + char('x' + D);
-    Value *Tid = readIndex(B, Prim);
+    Value *Tid = readIndex(B, indexPrimitiveName(SlotTid + D));
     B.CreateStore(Tid, B.CreateConstInBoundsGEP2_32(RangeTy, Range, 0, D));
     B.CreateStore(B.CreateAdd(Tid, B.getInt32(1)),
                   B.CreateConstInBoundsGEP2_32(RangeTy, Range, 0, 3 + D));

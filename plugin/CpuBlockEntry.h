@@ -2,6 +2,8 @@
 #ifndef KERNPLUG_PLUGIN_CPUBLOCKENTRY_H
 #define KERNPLUG_PLUGIN_CPUBLOCKENTRY_H
 
+#include "Primitives.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -19,9 +21,9 @@ class PHINode;
 
 namespace kernplug {
 
-/// Slots of the [13 x i32] index array an indexed clone reads (see CpuBlockEntry.cpp).
-enum : unsigned { SlotTid = 0, SlotCtaid = 3, SlotNtid = 6, SlotNctaid = 9, SlotLinear = 12,
-                  NumSlots = 13 };
+/// The [13 x i32] index array an indexed clone reads (see CpuBlockEntry.cpp): the index
+/// primitives' slots (Primitives.h), then the linear thread id.
+enum : unsigned { SlotLinear = 12, NumSlots = 13 };
 
 /// What every block entry starts with: the function, its index array with the
 /// block-invariant slots filled, the body's arguments unpacked from args[], and

@@ -2,6 +2,7 @@
 #include "DevicePass.h"
 #include "DeviceInstrumentation.h"
 #include "IndirectBranches.h"
+#include "Primitives.h"
 
 #include "../attributes/Attributes.h"
 #include "../runtime/kp_abi.h"
@@ -77,15 +78,14 @@ private:
 uint64_t kernelFlags(const Closure &C) {
   uint64_t Flags = 0;
   for (const GlobalValue *GV : C.members()) {
-    StringRef N = GV->getName();
-    if (!N.consume_front("kp_dev_"))
+    const Primitive *P = primitiveOf(dyn_cast<Function>(GV));
+    if (!P)
       continue;
-    if (N.starts_with("syncthreads"))
+    if (P->Class == PrimitiveClass::Barrier || P->Class == PrimitiveClass::Collective)
       Flags |= KP_KERNEL_USES_BARRIER;
-    else if (N.starts_with("shfl") || N == "ballot" || N == "all" || N == "any" ||
-             N == "syncwarp" || N == "activemask")
+    else if (P->Class == PrimitiveClass::Warp)
       Flags |= KP_KERNEL_USES_WARP;
-    else if (N == "dynamic_shared")
+    else if (P->Class == PrimitiveClass::DynamicShared)
       Flags |= KP_KERNEL_USES_DYNAMIC_SHARED;
   }
   return Flags;

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "Divergence.h"
 #include "CpuBlockEntry.h"
+#include "Primitives.h"
 
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/IR/Instructions.h"
@@ -70,7 +71,7 @@ bool Divergence::isSeed(const Instruction &I) const {
       return false;
     Function *Callee = Call->getCalledFunction();
     // The block's dynamic shared array is one address for all its threads.
-    if (Callee && Callee->getName() == "kp_dev_dynamic_shared")
+    if (isPrimitive(Callee, PrimitiveClass::DynamicShared))
       return false;
     return Call->isInlineAsm() || !Call->doesNotAccessMemory();
   }

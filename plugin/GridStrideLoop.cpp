@@ -1,5 +1,6 @@
 //===- GridStrideLoop.cpp - the loop of generated kernels -------*- C++ -*-===//
 #include "GridStrideLoop.h"
+#include "Primitives.h"
 
 #include "llvm/IR/Module.h"
 
@@ -10,14 +11,15 @@ namespace kernplug {
 /// The absolute thread index and the grid size along x, as IndexTy.
 static std::pair<Value *, Value *> gridIndexAndStride(IRBuilder<> &B, Module &M,
                                                       Type *IndexTy) {
-  auto Read = [&](const char *Name) {
+  auto Read = [&](unsigned Slot) {
+    StringRef Name = indexPrimitiveName(Slot);
     FunctionCallee F = M.getOrInsertFunction(Name, FunctionType::get(B.getInt32Ty(), false));
     if (auto *Fn = dyn_cast<Function>(F.getCallee()))
       Fn->setDoesNotAccessMemory();
     return B.CreateZExt(B.CreateCall(F), IndexTy);
   };
-  Value *Tid = Read("kp_dev_tid_x"), *Ctaid = Read("kp_dev_ctaid_x");
-  Value *Ntid = Read("kp_dev_ntid_x"), *Nctaid = Read("kp_dev_nctaid_x");
+  Value *Tid = Read(SlotTid), *Ctaid = Read(SlotCtaid);
+  Value *Ntid = Read(SlotNtid), *Nctaid = Read(SlotNctaid);
   return {B.CreateAdd(B.CreateMul(Ctaid, Ntid), Tid), B.CreateMul(Nctaid, Ntid)};
 }
 

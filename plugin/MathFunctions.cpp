@@ -1,5 +1,6 @@
 //===- MathFunctions.cpp - C library functions in device code --*- C++ -*-===//
 #include "MathFunctions.h"
+#include "Primitives.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -78,7 +79,7 @@ bool isDeviceRuntimeFunction(llvm::StringRef Name) {
       "iszero",    "issignaling",   "fpclassify", "signbit",     "signbitf",  "isgreater",
       "isgreaterequal", "isless",   "islessequal", "islessgreater", "isunordered",
       "nan",       "nanf",          "nans",       "nansf",       "powi",      "powif"};
-  return Name.starts_with("kp_dev_") || Name == "printf" || Name == "vprintf" ||
+  return primitiveNamed(Name) || Name == "printf" || Name == "vprintf" ||
          Name == "memcpy" || Name == "memset" || Name == "memmove" ||
          // runtime/device/trap.c on the GPU; the C library's on the CPU backend, whose
          // fault handler turns them into launch errors (cpu_fault.c).
