@@ -189,6 +189,7 @@ void kp_alloc_table_fork(kp_fork_phase phase);
 void kp_memory_fork(kp_fork_phase phase);
 void kp_stream_fork(kp_fork_phase phase);
 void kp_cpu_memory_fork(kp_fork_phase phase); /* the CPU backend's cache of mappings */
+void kp_registry_fork(kp_fork_phase phase);   /* the registry's lock */
 /* backend.c, in the child: the CUDA backend becomes an error (CUDA cannot be used after fork),
  * the CPU backend's pool starts again. */
 void kp_backend_after_fork_child(void);

@@ -167,6 +167,15 @@ static void remove_slot(slot_table *t, const kp_kernel_desc *k) {
   }
 }
 
+/* fork() (fork.c): a child must not inherit g_lock held by a thread that was registering or
+ * unregistering a module (a dlopen or dlclose on another thread): taken before the fork,
+ * released in the parent, made anew in the child, whose tables are then consistent. */
+void kp_registry_fork(kp_fork_phase phase) {
+  if (phase == KP_FORK_PREPARE) pthread_rwlock_wrlock(&g_lock);
+  else if (phase == KP_FORK_PARENT) pthread_rwlock_unlock(&g_lock);
+  else g_lock = (pthread_rwlock_t)PTHREAD_RWLOCK_INITIALIZER;
+}
+
 /* Called from the module's global destructor: at dlclose() of the library it belongs to,
  * or at exit. Everything that points into the module goes, since its memory is about to be
  * unmapped: the registry's entries, the name of the last kernel launched, per-thread memos
