@@ -318,6 +318,16 @@ class Gen:
     def emit(self, s):
         self.out.append('  ' * self.ind + s)
 
+    def emit_thread_ids(self):
+        """The thread's linear index in its block (tl), the block size (nthr), the block's
+        linear index (blin) and the global thread index (gtid), as kernels and helpers use."""
+        self.emit('const int tl = (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * '
+                  'threadIdx.z));')
+        self.emit('const int nthr = (int)(blockDim.x * blockDim.y * blockDim.z);')
+        self.emit('const int blin = (int)(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * '
+                  'blockIdx.z));')
+        self.emit('const int gtid = blin * nthr + tl;')
+
     def writable(self, ctx, uniform_needed=None):
         vs = [v for v in self.visible() if v.writable]
         if not ctx.uniform:
@@ -747,12 +757,7 @@ class Gen:
         name = 'fz_s%d_%d' % (knum, i)
         for k, t in enumerate(args):
             self.scopes[0].append(Var('a%d' % k, t, False))
-        self.emit('const int tl = (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * '
-                  'threadIdx.z));')
-        self.emit('const int nthr = (int)(blockDim.x * blockDim.y * blockDim.z);')
-        self.emit('const int blin = (int)(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * '
-                  'blockIdx.z));')
-        self.emit('const int gtid = blin * nthr + tl;')
+        self.emit_thread_ids()
         self.emit('(void)gtid;')
         rt = self.pick_type()
         self.emit('%s res = %s;' % (CTYPE[rt], self.expr(rt, 2)))
@@ -850,12 +855,7 @@ class Gen:
         self.uses_struct = False
         self.uses_scalars = True
         small = pk == 'split' and r.random() < 0.7
-        self.emit('const int tl = (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * '
-                  'threadIdx.z));')
-        self.emit('const int nthr = (int)(blockDim.x * blockDim.y * blockDim.z);')
-        self.emit('const int blin = (int)(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * '
-                  'blockIdx.z));')
-        self.emit('const int gtid = blin * nthr + tl;')
+        self.emit_thread_ids()
         # shared memory and scratch
         arrs = []
         if self.on('shared') and r.random() < (0.8 if sync_any else 0.3):
