@@ -1,8 +1,8 @@
 //===- DevicePass.cpp - the module pass that separates device code -*- C++ -*-===//
 #include "DevicePass.h"
-#include "DeviceJob.h"
+#include "device/DeviceJob.h"
 
-#include "../attributes/Attributes.h"
+#include "attributes/Attributes.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"

@@ -12,7 +12,7 @@
 #define KERNPLUG_PLUGIN_DEVICEPASS_H
 
 #include "Options.h"
-#include "TranslationUnitInfo.h"
+#include "frontend/TranslationUnitInfo.h"
 
 #include "llvm/IR/PassManager.h"
 

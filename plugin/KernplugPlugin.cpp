@@ -6,13 +6,13 @@
 // enough and it runs at -O0 too).
 //
 //===----------------------------------------------------------------------===//
-#include "../attributes/Attributes.h"
-#include "DeviceChecks.h"
-#include "DeviceJob.h"
+#include "attributes/Attributes.h"
+#include "frontend/DeviceChecks.h"
+#include "device/DeviceJob.h"
 #include "DevicePass.h"
 #include "Options.h"
-#include "ThreadLoopVersioning.h"
-#include "UfuncCallChecks.h"
+#include "cpu/ThreadLoopVersioning.h"
+#include "frontend/UfuncCallChecks.h"
 
 #include "clang/Basic/CodeGenOptions.h"
 #include "clang/Frontend/MultiplexConsumer.h"

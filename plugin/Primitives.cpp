@@ -17,7 +17,7 @@ namespace {
 
 const Primitive Table[] = {
 #define KP_PRIMITIVE(Name, Class, Slot) {"kp_dev_" #Name, #Name, PrimitiveClass::Class, Slot},
-#include "../abi/primitives.def"
+#include "abi/primitives.def"
 };
 
 } // namespace

@@ -2,7 +2,7 @@
  *
  * Compiled for the HOST triple to kernplug-reduce.bc, without the plugin and without LLVM
  * passes (the IR a user's kernel has when the plugin sees it). For each reduce function f
- * with element type T, the plugin (plugin/ReduceKernels.cpp) links the two templates of T's
+ * with element type T, the plugin (plugin/generated/ReduceKernels.cpp) links the two templates of T's
  * width into the user's module, clones them and replaces every call of
  * __kp_reduce_op_<w>(a, b) with f(a, b):
  *
@@ -12,7 +12,7 @@
  * Signed and unsigned types of one width share a template: nothing here depends on the sign
  * (values are only moved, and combined by f).
  *
- * Contract (the runtime, runtime/reduce.c, launches accordingly):
+ * Contract (the runtime, runtime/ufunc/reduce.c, launches accordingly):
  *   - blockDim.x is a multiple of 32 (at most 1024), and every block has elements: with
  *     tiles = ceil(n / (32 * SPAN)) and per = ceil(tiles / (gridDim.x * warps per block)),
  *     gridDim.x = ceil(tiles / (warps per block * per)).

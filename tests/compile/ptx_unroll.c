@@ -1,4 +1,4 @@
-// Device loops are unrolled to nvcc's factor (plugin/DeviceUnroll.cpp): a
+// Device loops are unrolled to nvcc's factor (plugin/device/DeviceUnroll.cpp): a
 // counted loop with a run-time trip count 16x per trip, as nvcc + ptxas do for
 // a naive matmul's k loop; the user's #pragma unroll wins; grid-stride loops
 // (step known only at run time) stay rolled, as in nvcc's code.

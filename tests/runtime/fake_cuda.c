@@ -1,7 +1,7 @@
 /* fake_cuda.c — a fake libcuda.so.1 for testing the runtime's CUDA backend without a GPU.
  *
  * Loaded through KP_LIBCUDA. It implements the driver entry points the runtime uses
- * (runtime/cuda_driver.h) over host memory, and:
+ * (runtime/backend/cuda/cuda_driver.h) over host memory, and:
  *  - records every call, one line each, in the file named by FAKE_CUDA_LOG;
  *  - checks what a real driver checks: a current context on the calling thread, grid and
  *    block sizes against the device limits, device pointers against live allocations, and

@@ -1,5 +1,5 @@
 /* hand_kernels.c — one translation unit as the kernplug plugin compiles it, written by hand.
- * See hand_kernels.h. Layout and meaning follow runtime/kp_abi.h; each part is labelled with
+ * See hand_kernels.h. Layout and meaning follow abi/kp_abi.h; each part is labelled with
  * the plugin step that produces it. */
 #include "hand_kernels.h"
 

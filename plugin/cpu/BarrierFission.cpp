@@ -1,0 +1,635 @@
+//===- BarrierFission.cpp - barrier kernels as loops over threads -*- C++ -*-===//
+//
+// Kernels with syncthreads() used to run on the CPU as one fiber per GPU thread,
+// switching at every barrier: 27x OpenMP on the tiled matmul. This splits the
+// kernel at its barriers instead (PoCL's work-item loops, AdaptiveCpp's
+// continuation-based synchronisation): from the entry and from each barrier,
+// the code reachable without crossing another barrier is a region, and
+//
+//   next = 0; while (next != DONE) switch (next) {
+//     case r: for z, y, x in the block: <region r>   (a barrier: next = its
+//             region, a return: next = DONE; the same in every thread)
+//   }
+//
+// runs the whole block on one worker. Values live across a barrier are saved
+// before it and restored after: per-thread ones in arrays indexed by the
+// thread's linear id, uniform ones in one slot read before the region's loop,
+// and the thread indices (and pure arithmetic on them) recomputed. That is
+// only right when every barrier is reached by all threads of the block or by
+// none, so the kernel must pass a conservative uniformity check
+// (Divergence.cpp); anything unproven keeps the fibers.
+//
+//===----------------------------------------------------------------------===//
+#include "cpu/BarrierFission.h"
+#include "cpu/CpuBlockEntry.h"
+#include "cpu/Divergence.h"
+#include "Primitives.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/SSAUpdater.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+using namespace llvm;
+
+namespace kernplug {
+namespace {
+
+const unsigned MaxInlinedCalls = 256;
+const uint64_t MaxContextBytes = 256; // per thread: 256 KiB for 1024 threads, on an 8 MiB stack
+const unsigned MaxRematSize = 24;
+
+bool isPlainBarrier(const Instruction &I) {
+  auto *Call = dyn_cast<CallInst>(&I);
+  Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  return isPrimitive(Callee, PrimitiveClass::Barrier);
+}
+
+/// The functions Root reaches through direct calls that call syncthreads*,
+/// directly or through what they call.
+SmallPtrSet<Function *, 8> barrierReachers(Function &Root) {
+  SetVector<Function *> Reach;
+  Reach.insert(&Root);
+  for (size_t I = 0; I < Reach.size(); ++I)
+    for (Instruction &Inst : instructions(Reach[I]))
+      if (auto *Call = dyn_cast<CallBase>(&Inst))
+        if (Function *Callee = Call->getCalledFunction(); Callee && !Callee->isDeclaration())
+          Reach.insert(Callee);
+  SmallPtrSet<Function *, 8> Out;
+  auto CallsBarrier = [&](Instruction &Inst) {
+    auto *Call = dyn_cast<CallBase>(&Inst);
+    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    return Callee &&
+           (Out.contains(Callee) || isPrimitive(Callee, PrimitiveClass::Barrier) ||
+            isPrimitive(Callee, PrimitiveClass::Collective));
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Function *G : Reach)
+      if (!Out.contains(G) && any_of(instructions(G), CallsBarrier))
+        Changed |= Out.insert(G).second;
+  }
+  return Out;
+}
+
+/// The line of I in the source, for messages.
+std::string atLine(const Instruction *I) {
+  const DebugLoc &DL = I->getDebugLoc();
+  return DL ? " (line " + std::to_string(DL.getLine()) + ")" : "";
+}
+
+/// Storage the split kernel keeps per block, one element per thread: what was
+/// an alloca of the body, and the slots of values saved at barriers.
+struct Storage {
+  AllocaInst *Slot; // a placeholder in the body clone, mapped region by region
+  bool Uniform;     // the same in every thread: read once, from thread 0's element
+};
+
+/// The distance between two threads' elements of S: its size rounded up to its
+/// alignment, so that every thread's copy is as aligned as the code assumes
+/// (an over-aligned local array, or one of 16 bytes or more on x86-64).
+uint64_t threadStride(const AllocaInst *Slot, const DataLayout &DL) {
+  return alignTo(*Slot->getAllocationSize(DL), Slot->getAlign());
+}
+
+class Fission {
+public:
+  Fission(Function &F) : F(F), Idx(F.getArg(F.arg_size() - 1)) {}
+
+  /// Splits F in place; false with Why when the kernel must keep its fibers.
+  bool prepare(std::string &Why);
+  /// The block entry running F's regions; nullptr when a region cannot be cloned.
+  Function *emit(Function *Body, const std::string &Name);
+  unsigned regions() const { return Roots.size(); }
+
+private:
+  bool inlineBarrierCalls(std::string &Why);
+  void simplify();
+  bool checkInstructions(std::string &Why);
+  void splitAtBarriers();
+  void formRegions();
+  SmallVector<unsigned, 4> liveAtRoots(Instruction *V);
+  bool isRemat(Value *V, unsigned &Budget);
+  Value *cloneTree(Value *V, Instruction *Before, DenseMap<Value *, Value *> &Done);
+  bool saveAcrossBarriers(const Divergence &Div, std::string &Why);
+  bool emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
+                  DenseMap<AllocaInst *, AllocaInst *> &Home, AllocaInst *Next,
+                  BasicBlock *Dispatch);
+
+  Function &F;
+  Argument *Idx;
+  SmallVector<BasicBlock *, 8> Barriers;       // blocks holding one syncthreads() each
+  SmallVector<BasicBlock *, 8> Roots;          // region r's first block: the entry, then
+                                               // the block after barrier r - 1
+  DenseMap<BasicBlock *, unsigned> BarrierIdx; // barrier block -> index in Barriers
+  DenseMap<BasicBlock *, unsigned> RootIdx;    // root block -> region
+  SmallVector<SmallPtrSet<BasicBlock *, 16>, 8> Regions;
+  SmallVector<Storage, 8> Storages;
+  DenseMap<unsigned, SmallVector<LoadInst *, 4>> HoistedReloads; // region -> uniform reloads
+};
+
+/// The first call in F to a defined function that Wanted picks, or nullptr.
+template <typename Pred> CallBase *findCall(Function &F, Pred Wanted) {
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (Function *Callee = Call->getCalledFunction();
+          Callee && !Callee->isDeclaration() && Wanted(*Call, Callee))
+        return Call;
+  return nullptr;
+}
+
+bool Fission::inlineBarrierCalls(std::string &Why) {
+  // Inlining copies calls F's callees already make, so the set stays right.
+  SmallPtrSet<Function *, 8> Reachers = barrierReachers(F);
+  for (unsigned Inlined = 0;; ++Inlined) {
+    CallBase *Target =
+        findCall(F, [&](CallBase &, Function *Callee) { return Reachers.contains(Callee); });
+    if (!Target)
+      break;
+    std::string Callee = Target->getCalledFunction()->getName().str();
+    if (Inlined == MaxInlinedCalls) {
+      Why = "recursion (or more than " + std::to_string(MaxInlinedCalls) +
+            " calls) reaching syncthreads() through '" + Callee + "'";
+      return false;
+    }
+    InlineFunctionInfo IFI;
+    if (!InlineFunction(*Target, IFI).isSuccess()) {
+      Why = "cannot inline '" + Callee + "', which reaches syncthreads()";
+      return false;
+    }
+  }
+  // Helpers that read thread indices (threadIdx, blockDim are such calls) would otherwise be
+  // opaque calls, hence divergent; inlined, blockDim is seen to be the same in all threads.
+  // Only up to a limit: recursive ones stay calls.
+  for (unsigned Inlined = 0; Inlined < MaxInlinedCalls; ++Inlined) {
+    CallBase *Target =
+        findCall(F, [&](CallBase &Call, Function *) { return is_contained(Call.args(), Idx); });
+    InlineFunctionInfo IFI;
+    if (!Target || !InlineFunction(*Target, IFI).isSuccess())
+      break;
+  }
+  return true;
+}
+
+/// SROA, CSE and InstCombine on the clone, so that locals are SSA values (or arrays) before
+/// liveness, and the thread-index reads are recognisable.
+void Fission::simplify() {
+  PassBuilder PB;
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  FunctionPassManager FPM;
+  FPM.addPass(SROAPass(SROAOptions::PreserveCFG));
+  FPM.addPass(EarlyCSEPass());
+  // Struct-returning index helpers (threadIdx) leave shifts and truncs behind.
+  FPM.addPass(InstCombinePass());
+  FPM.run(F, FAM);
+}
+
+bool Fission::checkInstructions(std::string &Why) {
+  for (Instruction &I : instructions(F)) {
+    if (isa<InvokeInst, CallBrInst, IndirectBrInst>(I)) {
+      Why = std::string(I.getOpcodeName()) + " instruction";
+      return false;
+    }
+    if (auto *AI = dyn_cast<AllocaInst>(&I);
+        AI && (!AI->isStaticAlloca() || AI->getParent() != &F.getEntryBlock())) {
+      Why = "a variable-length array" + atLine(AI);
+      return false;
+    }
+    auto *Call = dyn_cast<CallBase>(&I);
+    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (Call && !Callee && !Call->isInlineAsm()) {
+      Why = "an indirect call" + atLine(Call);
+      return false;
+    }
+    if (!Callee || !Callee->isDeclaration())
+      continue;
+    if (const Primitive *P = primitiveOf(Callee); P && P->Class == PrimitiveClass::Collective) {
+      Why = P->ShortName.str() + "() (a barrier that combines values)" + atLine(Call);
+      return false;
+    }
+    if (isPlainBarrier(I))
+      Barriers.push_back(I.getParent()); // the call's block for now
+  }
+  return true;
+}
+
+/// Each barrier alone in its block, followed by a fresh block (its region's root)
+/// whose only predecessor it is.
+void Fission::splitAtBarriers() {
+  SmallVector<Instruction *, 8> Calls;
+  for (Instruction &I : instructions(F))
+    if (isPlainBarrier(I))
+      Calls.push_back(&I);
+  Barriers.clear();
+  Roots.push_back(&F.getEntryBlock());
+  for (Instruction *Call : Calls) {
+    BasicBlock *B = SplitBlock(Call->getParent(), Call);
+    BasicBlock *Root = SplitBlock(B, Call->getNextNode());
+    BarrierIdx[B] = Barriers.size();
+    Barriers.push_back(B);
+    Roots.push_back(Root);
+  }
+  for (unsigned R = 0; R < Roots.size(); ++R)
+    RootIdx[Roots[R]] = R;
+}
+
+void Fission::formRegions() {
+  for (BasicBlock *Root : Roots) {
+    SmallPtrSet<BasicBlock *, 16> &Region = Regions.emplace_back();
+    SmallVector<BasicBlock *, 16> Work{Root};
+    Region.insert(Root);
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      if (BarrierIdx.count(BB))
+        continue; // the region's exit
+      for (BasicBlock *Succ : successors(BB))
+        if (Region.insert(Succ).second)
+          Work.push_back(Succ);
+    }
+  }
+}
+
+/// The regions (other than the entry's) at whose start V is live: some path
+/// from there reaches a use without passing V's definition.
+SmallVector<unsigned, 4> Fission::liveAtRoots(Instruction *V) {
+  BasicBlock *Def = V->getParent();
+  SmallPtrSet<BasicBlock *, 16> LiveIn;
+  SmallVector<BasicBlock *, 16> Work;
+  auto Visit = [&](BasicBlock *BB) {
+    if (BB != Def && LiveIn.insert(BB).second)
+      Work.push_back(BB);
+  };
+  for (Use &U : V->uses()) {
+    auto *User = cast<Instruction>(U.getUser());
+    auto *Phi = dyn_cast<PHINode>(User);
+    Visit(Phi ? Phi->getIncomingBlock(U) : User->getParent());
+  }
+  while (!Work.empty())
+    for (BasicBlock *Pred : predecessors(Work.pop_back_val()))
+      Visit(Pred);
+  SmallVector<unsigned, 4> Out;
+  for (BasicBlock *BB : LiveIn)
+    if (auto It = RootIdx.find(BB); It != RootIdx.end())
+      Out.push_back(It->second);
+  llvm::sort(Out); // the set's order is the blocks' addresses: keep the output reproducible
+  return Out;
+}
+
+/// Whether V can be recomputed anywhere from the thread's indices, the
+/// arguments and constants, in at most Budget instructions.
+bool Fission::isRemat(Value *V, unsigned &Budget) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return isa<Argument, Constant>(V);
+  if (Budget == 0)
+    return false;
+  --Budget;
+  bool Pure =
+      indexLoadSlot(I, Idx) || (!I->mayReadOrWriteMemory() && !isa<PHINode, AllocaInst>(I) &&
+                                !I->isTerminator() && isSafeToSpeculativelyExecute(I));
+  return Pure && all_of(I->operands(), [&](Value *Op) { return isRemat(Op, Budget); });
+}
+
+Value *Fission::cloneTree(Value *V, Instruction *Before, DenseMap<Value *, Value *> &Done) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return V;
+  if (auto It = Done.find(I); It != Done.end())
+    return It->second;
+  Instruction *C = I->clone();
+  for (Use &Op : C->operands())
+    Op.set(cloneTree(Op.get(), Before, Done));
+  C->insertBefore(Before);
+  C->setName(I->getName() + ".remat");
+  Done[I] = C;
+  return C;
+}
+
+/// Values live across a barrier: recomputed where used, or stored before it and
+/// reloaded after it, with SSA form repaired for the new definitions.
+bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
+  const DataLayout &DL = F.getDataLayout();
+  uint64_t PerThreadBytes = 0;
+  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+  for (Instruction &I : F.getEntryBlock())
+    if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+      Storages.push_back({AI, false}); // a local array: each thread has its own
+      PerThreadBytes += threadStride(AI, DL);
+    }
+  auto LiveValues = [&] {
+    SmallVector<std::pair<Instruction *, SmallVector<unsigned, 4>>, 16> Live;
+    for (Instruction &I : instructions(F))
+      if (!isa<AllocaInst>(I) && !I.getType()->isVoidTy())
+        if (SmallVector<unsigned, 4> At = liveAtRoots(&I); !At.empty())
+          Live.push_back({&I, std::move(At)});
+    return Live;
+  };
+  // Recomputed at each use in another block: no phis that would themselves need saving (a
+  // phi of threadIdx.x at a loop header is no longer recognisably the thread index).
+  for (auto &[V, At] : LiveValues()) {
+    unsigned Budget = MaxRematSize;
+    if (!isRemat(V, Budget))
+      continue;
+    SmallVector<Use *, 16> Uses;
+    for (Use &U : V->uses())
+      Uses.push_back(&U);
+    for (Use *U : Uses) {
+      auto *User = cast<Instruction>(U->getUser());
+      auto *Phi = dyn_cast<PHINode>(User);
+      Instruction *Before = Phi ? Phi->getIncomingBlock(*U)->getTerminator() : User;
+      if (Before->getParent() == V->getParent())
+        continue;
+      DenseMap<Value *, Value *> Done;
+      U->set(cloneTree(V, Before, Done));
+    }
+  }
+
+  for (auto &[V, At] : LiveValues()) {
+    bool Uniform = !Div.isDivergent(V);
+    AllocaInst *Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".saved");
+    Storages.push_back({Slot, Uniform});
+    PerThreadBytes += threadStride(Slot, DL); // uniform ones too: one per thread
+    SSAUpdater SSA;
+    SSA.Initialize(V->getType(), V->getName());
+    SSA.AddAvailableValue(V->getParent(), V);
+    DenseMap<BasicBlock *, Value *> Restored;
+    for (unsigned R : At) {
+      Instruction *Start = &*Roots[R]->getFirstInsertionPt();
+      new StoreInst(V, Slot, Barriers[R - 1]->getTerminator()->getPrevNode());
+      auto *New = new LoadInst(V->getType(), Slot, V->getName() + ".restored", Start);
+      if (Uniform)
+        HoistedReloads[R].push_back(New);
+      SSA.AddAvailableValue(Roots[R], New);
+      Restored[Roots[R]] = New;
+    }
+    SmallVector<Use *, 16> Uses;
+    for (Use &U : V->uses())
+      Uses.push_back(&U);
+    for (Use *U : Uses) {
+      auto *User = cast<Instruction>(U->getUser());
+      if (isa<PHINode>(User)) {
+        SSA.RewriteUse(*U);
+      } else if (auto It = Restored.find(User->getParent()); It != Restored.end()) {
+        U->set(It->second); // after the restore, at the top of the region's root
+      } else if (User->getParent() != V->getParent()) {
+        SSA.RewriteUse(*U);
+      }
+    }
+  }
+  if (PerThreadBytes > MaxContextBytes) {
+    Why = std::to_string(PerThreadBytes) + " bytes per thread live across barriers (more than " +
+          std::to_string(MaxContextBytes) + ")";
+    return false;
+  }
+  for (Instruction &I : instructions(F))
+    if (!isa<AllocaInst>(I) && !I.getType()->isVoidTy() && !liveAtRoots(&I).empty()) {
+      Why = "internal: a value live across syncthreads() was not saved";
+      return false;
+    }
+  return true;
+}
+
+/// Whether code may write through P (or let it escape, which may amount to the same).
+static bool mayWriteThrough(Value *P) {
+  SmallVector<Value *, 8> Work = {P};
+  SmallPtrSet<Value *, 8> Seen;
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (Use &U : V->uses()) {
+      auto *I = cast<Instruction>(U.getUser());
+      if (isa<GetElementPtrInst, PHINode, SelectInst, AddrSpaceCastInst>(I))
+        Work.push_back(I);
+      else if (auto *MT = dyn_cast<MemTransferInst>(I); MT && U == MT->getRawSource())
+        continue;
+      else if (auto *Call = dyn_cast<CallBase>(I); Call && Call->isArgOperand(&U)) {
+        unsigned No = Call->getArgOperandNo(&U);
+        if (!Call->onlyReadsMemory(No) || !Call->doesNotCapture(No))
+          return true;
+      } else if (!isa<LoadInst, ICmpInst>(I)) {
+        return true; // a store to it or of it, a cast to an integer, …
+      }
+    }
+  }
+  return false;
+}
+
+/// A struct parameter passed by value (byval) is each thread's own copy on the GPU, but the
+/// regions' loops hand every thread the same pointer: a thread that changes its copy must
+/// get one, an alloca that becomes a per-thread array like the other locals.
+static void copyWrittenByValArgs(Function &F) {
+  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  for (Argument &A : F.args()) {
+    if (!A.hasByValAttr() || !mayWriteThrough(&A))
+      continue;
+    Type *Ty = A.getParamByValType();
+    Align Al = A.getParamAlign().value_or(DL.getABITypeAlign(Ty));
+    AllocaInst *Copy = B.CreateAlloca(Ty, nullptr, A.getName() + ".copy");
+    Copy->setAlignment(Al);
+    A.replaceAllUsesWith(Copy);
+    B.CreateMemCpy(Copy, Al, &A, Al, DL.getTypeAllocSize(Ty));
+  }
+}
+
+bool Fission::prepare(std::string &Why) {
+  copyWrittenByValArgs(F);
+  if (!inlineBarrierCalls(Why))
+    return false;
+  simplify();
+  if (!checkInstructions(Why))
+    return false;
+  // Lifetime markers would end up on slices of the per-thread arrays.
+  for (Instruction &I : make_early_inc_range(instructions(F)))
+    if (auto *II = dyn_cast<IntrinsicInst>(&I); II && II->isLifetimeStartOrEnd())
+      II->eraseFromParent();
+  splitAtBarriers();
+  PostDominatorTree PDT(F);
+  Divergence Div(F, Idx, PDT);
+  for (const Divergence::Branch &Br : Div.divergentBranches())
+    for (BasicBlock *Barrier : Barriers)
+      if (Br.Region.contains(Barrier)) {
+        Why = "syncthreads()" + atLine(&Barrier->front()) +
+              " under a branch that depends on the thread" + atLine(Br.Term);
+        return false;
+      }
+  formRegions();
+  return saveAcrossBarriers(Div, Why);
+}
+
+bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
+                         DenseMap<AllocaInst *, AllocaInst *> &Home, AllocaInst *Next,
+                         BasicBlock *Dispatch) {
+  Function *E = Fr.F;
+  LLVMContext &C = E->getContext();
+  ValueToValueMapTy VMap;
+  for (unsigned I = 0; I + 1 < F.arg_size(); ++I)
+    VMap[F.getArg(I)] = Fr.Args[I];
+  VMap[Idx] = Fr.Idx;
+  SmallPtrSet<Instruction *, 16> Skip;
+  for (Storage &S : Storages)
+    Skip.insert(S.Slot);
+  // Uniform values saved at the barrier before this region: read once (thread 0's copy),
+  // before any thread stores the values of the next barrier. Every thread still stores its
+  // own copy: one slot written by all would be a value carried out of the thread loop, which
+  // stops the vectoriser.
+  for (LoadInst *L : HoistedReloads.lookup(R)) {
+    AllocaInst *Slot = Home[cast<AllocaInst>(L->getPointerOperand())];
+    VMap[L] = B.CreateLoad(L->getType(), Slot, L->getName());
+    Skip.insert(L);
+  }
+  ThreadLoopNest Nest = openThreadLoops(B, Fr);
+  // The linear id in 64 bits from the counters, so that x-consecutive threads have
+  // consecutive slots for the vectoriser.
+  Type *I64 = B.getInt64Ty();
+  auto Wide = [&](Value *V) { return B.CreateZExt(V, I64); };
+  Value *Lin = B.CreateNUWAdd(
+      Wide(Nest.Dims[0].Counter),
+      B.CreateNUWMul(Wide(Fr.Ntid[0]),
+                     B.CreateNUWAdd(Wide(Nest.Dims[1].Counter),
+                                    B.CreateNUWMul(Wide(Fr.Ntid[1]), Wide(Nest.Dims[2].Counter)))));
+  for (Storage &S : Storages)
+    VMap[S.Slot] =
+        B.CreateInBoundsGEP(Home[S.Slot]->getAllocatedType(), Home[S.Slot], Lin, S.Slot->getName());
+  Value *NextOfThread = B.CreateInBoundsGEP(B.getInt32Ty(), Next, Lin);
+  BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
+  SmallVector<BasicBlock *, 16> Order;
+  for (BasicBlock &BB : F)
+    if (Regions[R].contains(&BB))
+      Order.push_back(&BB);
+  for (BasicBlock *BB : Order)
+    VMap[BB] = BasicBlock::Create(C, BB->getName(), E, Latch);
+  B.CreateBr(cast<BasicBlock>(VMap[Roots[R]]));
+
+  SmallVector<Instruction *, 64> Cloned;
+  for (BasicBlock *BB : Order) {
+    auto *NB = cast<BasicBlock>(VMap[BB]);
+    for (Instruction &I : *BB) {
+      if (Skip.contains(&I) || isa<DbgInfoIntrinsic>(I))
+        continue;
+      // Leaving the region: every thread leaves the same way (the uniformity check).
+      if (isPlainBarrier(I) || isa<ReturnInst>(I)) {
+        unsigned To = isa<ReturnInst>(I) ? Roots.size() : BarrierIdx.lookup(BB) + 1;
+        new StoreInst(ConstantInt::get(Type::getInt32Ty(C), To), NextOfThread, NB);
+        BranchInst::Create(Latch, NB);
+        break;
+      }
+      Instruction *NI = I.clone();
+      NI->setName(I.getName());
+      NI->insertInto(NB, NB->end());
+      VMap[&I] = NI;
+      Cloned.push_back(NI);
+      if (auto *Phi = dyn_cast<PHINode>(NI))
+        for (unsigned K = Phi->getNumIncomingValues(); K-- > 0;)
+          if (!Regions[R].contains(Phi->getIncomingBlock(K)))
+            Phi->removeIncomingValue(K, /*DeletePHIIfEmpty=*/false);
+    }
+  }
+  for (Instruction *NI : Cloned)
+    RemapInstruction(NI, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+  auto InBody = [&](Value *Op) {
+    if (auto *I = dyn_cast<Instruction>(Op))
+      return I->getFunction() == &F;
+    if (auto *A = dyn_cast<Argument>(Op))
+      return A->getParent() == &F;
+    if (auto *BB = dyn_cast<BasicBlock>(Op))
+      return BB->getParent() == &F;
+    return false;
+  };
+  for (Instruction *NI : Cloned)
+    if (any_of(NI->operands(), InBody))
+      return false;
+  B.SetInsertPoint(Latch);
+  closeThreadLoops(B, Nest);
+  B.CreateBr(Dispatch);
+  return true;
+}
+
+Function *Fission::emit(Function *Body, const std::string &Name) {
+  LLVMContext &C = F.getContext();
+  IRBuilder<> B(C);
+  BlockEntryFrame Fr = beginBlockEntry(Body, &F, Name, B);
+  Function *E = Fr.F;
+  Value *Threads = B.CreateZExt(B.CreateMul(Fr.Ntid[0], B.CreateMul(Fr.Ntid[1], Fr.Ntid[2])),
+                                B.getInt64Ty(), "kp.threads");
+  DenseMap<AllocaInst *, AllocaInst *> Home;
+  const DataLayout &DL = F.getDataLayout();
+  for (Storage &S : Storages) {
+    Type *Ty = S.Slot->getAllocatedType();
+    if (S.Slot->isArrayAllocation())
+      Ty = ArrayType::get(Ty, cast<ConstantInt>(S.Slot->getArraySize())->getZExtValue());
+    // Padded as bytes where the alignment asks for more; the slot's users take a pointer.
+    if (uint64_t Stride = threadStride(S.Slot, DL); Stride != DL.getTypeAllocSize(Ty))
+      Ty = ArrayType::get(B.getInt8Ty(), Stride);
+    AllocaInst *A = B.CreateAlloca(Ty, Threads, S.Slot->getName() + ".threads");
+    A->setAlignment(std::max(S.Slot->getAlign(), Align(16)));
+    Home[S.Slot] = A;
+  }
+  // Where each thread left its region. All leave the same way; kept per thread anyway, so
+  // that the store is an ordinary vectorisable one rather than a value carried out of the
+  // thread loop, which stops the vectoriser. Thread 0's says where the block goes next.
+  AllocaInst *Next = B.CreateAlloca(B.getInt32Ty(), Threads, "kp.next");
+  B.CreateStore(B.getInt32(0), Next);
+  BasicBlock *Dispatch = BasicBlock::Create(C, "kp.dispatch", E);
+  BasicBlock *Done = BasicBlock::Create(C, "kp.done", E);
+  B.CreateBr(Dispatch);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  B.SetInsertPoint(Dispatch);
+  SwitchInst *Switch = B.CreateSwitch(B.CreateLoad(B.getInt32Ty(), Next), Done, Roots.size());
+  for (unsigned R = 0; R < Roots.size(); ++R) {
+    BasicBlock *Pre = BasicBlock::Create(C, "kp.region" + Twine(R), E);
+    Switch->addCase(B.getInt32(R), Pre);
+    B.SetInsertPoint(Pre);
+    if (!emitRegion(R, Fr, B, Home, Next, Dispatch)) {
+      E->eraseFromParent();
+      return nullptr;
+    }
+  }
+  return E;
+}
+
+} // namespace
+
+FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Body,
+                                     const std::string &Name) {
+  FissionResult Res;
+  Function *Clone = Builder.indexedBody(Body);
+  if (!Clone) {
+    Res.WhyNot = "an indirect call or a call the CPU rewrite cannot handle";
+    return Res;
+  }
+  Fission Split(*Clone);
+  if (Split.prepare(Res.WhyNot)) {
+    Res.Entry = Split.emit(Body, Name);
+    if (!Res.Entry)
+      Res.WhyNot = "internal: a region refers to code outside it";
+    Res.Regions = Split.regions();
+  }
+  Clone->eraseFromParent();
+  return Res;
+}
+
+} // namespace kernplug

@@ -1,0 +1,332 @@
+//===- CpuBlockEntry.cpp - one CPU call per block, not per thread -*- C++ -*-===//
+//
+// The CPU backend used to call a kernel's host copy once per GPU thread, through
+// a void** trampoline, with every threadIdx/blockIdx read a call into the
+// runtime: ~10 ns per thread, 7-10x OpenMP on element-wise kernels. For kernels
+// without barriers or warp collectives this builds instead
+//
+//   void <k>.kp.cpu_block(void **args, const kp_cpu_thread_range *r)
+//
+// a loop nest over the block's threads (x innermost) around a copy of the body
+// that reads the thread indices from the loop variables: every function the
+// body reaches that reads an index is cloned with one extra parameter, a
+// pointer to the indices ([13 x i32]: tid, ctaid, ntid, nctaid, linear id),
+// and its index calls become loads from it. The block entry fills that array
+// on its stack, the copy of the body is always-inlined into the loop, and SROA
+// turns the loads into the loop variables and block-invariant values: what is
+// left is the loop a C programmer would write (the work-item loop of PoCL and
+// AdaptiveCpp's CPU back end).
+//
+//===----------------------------------------------------------------------===//
+#include "cpu/CpuBlockEntry.h"
+#include "DevicePass.h"
+#include "Primitives.h"
+#include "cpu/ThreadLoopVersioning.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace kernplug {
+namespace {
+
+const unsigned LaneSlot = ~0u; // laneid: linear id % 32
+
+/// The index slot a runtime primitive reads, LaneSlot for laneid, or nullopt.
+std::optional<unsigned> indexSlot(const Function *F) {
+  const Primitive *P = primitiveOf(F);
+  if (!P)
+    return std::nullopt;
+  if (P->Class == PrimitiveClass::LaneId)
+    return LaneSlot;
+  if (P->Class == PrimitiveClass::Index)
+    return P->Slot;
+  return std::nullopt;
+}
+
+/// A call of the runtime's index primitive Name, which dead-code elimination
+/// may drop when the value goes unused.
+Value *readIndex(IRBuilder<> &B, StringRef Name) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  CallInst *Call = B.CreateCall(M.getOrInsertFunction(Name, B.getInt32Ty()));
+  Call->setDoesNotAccessMemory();
+  Call->setDoesNotThrow();
+  Call->addFnAttr(Attribute::WillReturn);
+  return Call;
+}
+
+/// The defined functions Root reaches through direct calls, Root first; false
+/// when one of them makes an indirect call (it could reach index reads we
+/// cannot rewrite).
+bool directCallClosure(Function *Root, SetVector<Function *> &Out) {
+  Out.insert(Root);
+  for (size_t I = 0; I < Out.size(); ++I)
+    for (BasicBlock &BB : *Out[I])
+      for (Instruction &Inst : BB) {
+        auto *Call = dyn_cast<CallBase>(&Inst);
+        if (!Call || Call->isInlineAsm())
+          continue;
+        Function *Callee = Call->getCalledFunction();
+        if (!Callee)
+          return false;
+        if (!Callee->isDeclaration())
+          Out.insert(Callee);
+      }
+  return true;
+}
+
+} // namespace
+
+Function *CpuBlockEntryBuilder::indexedClone(Function *F) {
+  auto It = Clones.find(F);
+  if (It != Clones.end())
+    return It->second;
+  LLVMContext &C = M.getContext();
+  SmallVector<Type *, 8> Params(F->getFunctionType()->params());
+  Params.push_back(PointerType::get(C, 0));
+  auto *Ty = FunctionType::get(F->getReturnType(), Params, false);
+  Function *NF = Function::Create(Ty, GlobalValue::InternalLinkage, F->getName() + ".kp.blk", M);
+  ValueToValueMapTy VMap;
+  for (Argument &A : F->args())
+    VMap[&A] = NF->getArg(A.getArgNo());
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(NF, F, VMap, CloneFunctionChangeType::LocalChangesOnly, Returns);
+  NF->setLinkage(GlobalValue::InternalLinkage);
+  NF->setVisibility(GlobalValue::DefaultVisibility);
+  NF->setComdat(nullptr);
+  // An index is constant for one GPU thread, so a helper that reads one may be `const` or
+  // `pure`; the loop over a block's threads changes it, and the clone reads it from memory
+  // through its new parameter: were it still memory(none), LICM would hoist its calls out
+  // of the thread loop and every thread would get thread 0's index.
+  MemoryEffects ME = F->getMemoryEffects() | MemoryEffects::argMemOnly(ModRefInfo::Ref);
+  NF->removeFnAttr(Attribute::Memory);
+  if (ME != MemoryEffects::unknown())
+    NF->setMemoryEffects(ME);
+  unsigned IdxArg = F->arg_size();
+  NF->getArg(IdxArg)->setName("kp.idx");
+  for (Attribute::AttrKind K : {Attribute::NoAlias, Attribute::NoCapture, Attribute::ReadOnly})
+    NF->addParamAttr(IdxArg, K);
+  Clones[F] = NF;
+  Pending.push_back(NF);
+  return NF;
+}
+
+/// Index reads become loads from the clone's last parameter; calls to other
+/// index-reading functions go to their clones, passing it on.
+void CpuBlockEntryBuilder::rewriteClone(Function *NF, const SmallPtrSetImpl<Function *> &Reads) {
+  LLVMContext &C = M.getContext();
+  Argument *Idx = NF->getArg(NF->arg_size() - 1);
+  Type *I32 = Type::getInt32Ty(C);
+  auto *IdxTy = ArrayType::get(I32, NumSlots);
+  for (BasicBlock &BB : *NF)
+    for (Instruction &Inst : make_early_inc_range(BB)) {
+      auto *Call = dyn_cast<CallInst>(&Inst);
+      Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (!Callee)
+        continue;
+      IRBuilder<> B(Call);
+      if (std::optional<unsigned> Slot = indexSlot(Callee)) {
+        auto Load = [&](unsigned S) {
+          return B.CreateLoad(I32, B.CreateConstInBoundsGEP2_32(IdxTy, Idx, 0, S));
+        };
+        Value *V = *Slot == LaneSlot ? B.CreateURem(Load(SlotLinear), B.getInt32(32))
+                                     : Load(*Slot);
+        Call->replaceAllUsesWith(B.CreateZExtOrTrunc(V, Call->getType()));
+        Call->eraseFromParent();
+      } else if (Reads.count(Callee)) {
+        SmallVector<Value *, 8> Args(Call->args());
+        Args.push_back(Idx);
+        Function *Target = indexedClone(Callee);
+        CallInst *New = B.CreateCall(Target, Args);
+        New->setCallingConv(Call->getCallingConv());
+        New->setAttributes(Call->getAttributes());
+        New->removeFnAttr(Attribute::Memory); // the call site's memory(none): the clone's rule
+        New->setTailCallKind(Call->getTailCallKind());
+        New->setDebugLoc(Call->getDebugLoc());
+        Call->replaceAllUsesWith(New);
+        Call->eraseFromParent();
+      }
+    }
+}
+
+/// Whether F calls an index primitive or a function already in Reads.
+static bool callsIndexReader(Function &F, const SmallPtrSetImpl<Function *> &Reads,
+                             bool &TypeMismatch) {
+  for (BasicBlock &BB : F)
+    for (Instruction &Inst : BB) {
+      auto *Call = dyn_cast<CallBase>(&Inst);
+      Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (!Callee || !(indexSlot(Callee) || Reads.count(Callee)))
+        continue;
+      // A call whose type is not its callee's (K&R C) cannot simply gain an argument.
+      TypeMismatch |= Call->getFunctionType() != Callee->getFunctionType();
+      return true;
+    }
+  return false;
+}
+
+Function *CpuBlockEntryBuilder::indexedBody(Function *Body) {
+  SetVector<Function *> Reach;
+  if (!directCallClosure(Body, Reach))
+    return nullptr;
+  // The functions that read an index, directly or through a callee.
+  SmallPtrSet<Function *, 8> Reads;
+  bool TypeMismatch = false;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Function *F : Reach)
+      if (!Reads.count(F) && callsIndexReader(*F, Reads, TypeMismatch)) {
+        Reads.insert(F);
+        Changed = true;
+      }
+  }
+  if (TypeMismatch)
+    return nullptr;
+  for (Function *F : Reads)
+    if (F->isVarArg())
+      return nullptr;
+  Reads.insert(Body); // cloned even when it reads no index, to be inlined into the loop
+
+  Function *BodyClone = indexedClone(Body);
+  while (!Pending.empty())
+    rewriteClone(Pending.pop_back_val(), Reads);
+  // Nothing calls a kernel body; forget it, since the caller may erase it.
+  Clones.erase(Body);
+  return BodyClone;
+}
+
+Function *CpuBlockEntryBuilder::build(Function *Body, const std::string &Name) {
+  Function *BodyClone = indexedBody(Body);
+  if (!BodyClone)
+    return nullptr;
+  // Inlined into the one loop that calls it, whatever -O level left on the body.
+  BodyClone->removeFnAttr(Attribute::NoInline);
+  BodyClone->removeFnAttr(Attribute::OptimizeNone);
+  BodyClone->addFnAttr(Attribute::AlwaysInline);
+  return emitLoop(Body, BodyClone, Name);
+}
+
+BlockEntryFrame beginBlockEntry(Function *Body, Function *BodyClone, const std::string &Name,
+                                IRBuilder<> &B) {
+  Module &M = *Body->getParent();
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C);
+  auto *IdxTy = ArrayType::get(I32, NumSlots);
+  auto *RangeTy = ArrayType::get(I32, 6); // kp_cpu_thread_range
+  BlockEntryFrame Fr;
+  Function *F = Fr.F =
+      Function::Create(FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false),
+                       GlobalValue::InternalLinkage, Name + ".kp.cpu_block", M);
+  // Target and frame attributes as the body's, so that inlining it is allowed.
+  for (Attribute A : Body->getAttributes().getFnAttrs())
+    if (A.isStringAttribute())
+      F->addFnAttr(A);
+  // probe-stack stays: a block entry runs on a worker's stack, whose guard a large frame
+  // must not jump (the body's frame is inlined here).
+  F->addFnAttr(Attribute::NoUnwind);
+  F->addFnAttr(BlockEntryAttr);
+  // Kept out of the per-thread entry, which would otherwise get a second copy of the loop.
+  F->addFnAttr(Attribute::NoInline);
+  F->getArg(0)->setName("args");
+  F->getArg(1)->setName("range");
+
+  B.SetInsertPoint(BasicBlock::Create(C, "entry", F));
+  Value *Idx = Fr.Idx = B.CreateAlloca(IdxTy, nullptr, "kp.idx");
+  auto Slot = [&](unsigned S) { return B.CreateConstInBoundsGEP2_32(IdxTy, Idx, 0, S); };
+  for (unsigned S = SlotCtaid; S < SlotLinear; ++S) // ctaid, ntid, nctaid: block-invariant
+    B.CreateStore(readIndex(B, indexPrimitiveName(S)), Slot(S));
+  for (Argument &A : BodyClone->args()) {
+    if (A.getArgNo() + 1 == BodyClone->arg_size())
+      break; // the index pointer
+    Value *P = B.CreateLoad(Ptr, B.CreateConstGEP1_64(Ptr, F->getArg(0), A.getArgNo()));
+    Fr.Args.push_back(A.hasByValAttr() ? P : B.CreateLoad(A.getType(), P));
+  }
+  for (unsigned D = 0; D < 3; ++D) {
+    Fr.Begin[D] = B.CreateLoad(I32, B.CreateConstInBoundsGEP2_32(RangeTy, F->getArg(1), 0, D));
+    Fr.End[D] = B.CreateLoad(I32, B.CreateConstInBoundsGEP2_32(RangeTy, F->getArg(1), 0, 3 + D));
+    Fr.Ntid[D] = B.CreateLoad(I32, Slot(SlotNtid + D));
+  }
+  return Fr;
+}
+
+// Top-tested loops z > y > x.
+ThreadLoopNest openThreadLoops(IRBuilder<> &B, const BlockEntryFrame &Fr) {
+  LLVMContext &C = B.getContext();
+  auto *IdxTy = ArrayType::get(B.getInt32Ty(), NumSlots);
+  ThreadLoopNest Nest;
+  for (unsigned D : {2u, 1u, 0u}) {
+    BasicBlock *Pre = B.GetInsertBlock();
+    std::string Dim(1, char('x' + D));
+    ThreadLoopNest::Level &L = Nest.Dims[D];
+    L.Header = BasicBlock::Create(C, "loop." + Dim, Fr.F);
+    L.Exit = BasicBlock::Create(C, "done." + Dim, Fr.F);
+    BasicBlock *Body = BasicBlock::Create(C, "body." + Dim, Fr.F);
+    B.CreateBr(L.Header);
+    B.SetInsertPoint(L.Header);
+    L.Counter = B.CreatePHI(B.getInt32Ty(), 2, Dim);
+    L.Counter->addIncoming(Fr.Begin[D], Pre);
+    B.CreateCondBr(B.CreateICmpULT(L.Counter, Fr.End[D]), Body, L.Exit);
+    B.SetInsertPoint(Body);
+    B.CreateStore(L.Counter, B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotTid + D));
+  }
+  Value *YZ = B.CreateAdd(Nest.Dims[1].Counter, B.CreateMul(Fr.Ntid[1], Nest.Dims[2].Counter));
+  Nest.Linear = B.CreateAdd(Nest.Dims[0].Counter, B.CreateMul(Fr.Ntid[0], YZ));
+  B.CreateStore(Nest.Linear, B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotLinear));
+  return Nest;
+}
+
+void closeThreadLoops(IRBuilder<> &B, ThreadLoopNest &Nest) {
+  for (unsigned D = 0; D < 3; ++D) {
+    ThreadLoopNest::Level &L = Nest.Dims[D];
+    // At most 1024 threads: wraps neither way, which lets SCEV see through sign extensions.
+    L.Counter->addIncoming(B.CreateAdd(L.Counter, B.getInt32(1), "", /*HasNUW=*/true,
+                                       /*HasNSW=*/true),
+                           B.GetInsertBlock());
+    Instruction *Latch = B.CreateBr(L.Header);
+    if (D == 0)
+      markThreadLoop(Latch);
+    B.SetInsertPoint(L.Exit);
+  }
+}
+
+/// The entry itself: unpack args[] once, fill the block-invariant indices,
+/// then for z, y, x in the range: store the thread's indices and call the body.
+Function *CpuBlockEntryBuilder::emitLoop(Function *Body, Function *BodyClone,
+                                         const std::string &Name) {
+  IRBuilder<> B(M.getContext());
+  BlockEntryFrame Fr = beginBlockEntry(Body, BodyClone, Name, B);
+  ThreadLoopNest Nest = openThreadLoops(B, Fr);
+  SmallVector<Value *, 8> Args(Fr.Args);
+  Args.push_back(Fr.Idx);
+  CallInst *Call = B.CreateCall(BodyClone, Args);
+  useCalleeABI(BodyClone, Call);
+  closeThreadLoops(B, Nest);
+  B.CreateRetVoid();
+  return Fr.F;
+}
+
+Function *CpuBlockEntryBuilder::threadEntry(Function *BlockEntry, const std::string &Name) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C);
+  auto *RangeTy = ArrayType::get(I32, 6);
+  Function *F = Function::Create(FunctionType::get(Type::getVoidTy(C), {Ptr}, false),
+                                 GlobalValue::InternalLinkage, Name + ".kp.cpu", M);
+  F->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+  Value *Range = B.CreateAlloca(RangeTy, nullptr, "kp.range");
+  for (unsigned D = 0; D < 3; ++D) {
+    Value *Tid = readIndex(B, indexPrimitiveName(SlotTid + D));
+    B.CreateStore(Tid, B.CreateConstInBoundsGEP2_32(RangeTy, Range, 0, D));
+    B.CreateStore(B.CreateAdd(Tid, B.getInt32(1)),
+                  B.CreateConstInBoundsGEP2_32(RangeTy, Range, 0, 3 + D));
+  }
+  B.CreateCall(BlockEntry, {F->getArg(0), Range});
+  B.CreateRetVoid();
+  return F;
+}
+
+} // namespace kernplug

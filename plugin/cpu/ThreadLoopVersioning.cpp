@@ -1,0 +1,333 @@
+//===- ThreadLoopVersioning.cpp - guard-free copy of the thread loop -*- C++ -*-===//
+//
+// A CPU block entry (CpuBlockEntry.cpp) loops over a block's threads with the
+// kernel body inlined. Kernels start with a guard, `if (i < n)`, i = blockIdx.x
+// * blockDim.x + threadIdx.x: inside the thread loop that is a branch on an
+// induction variable, so every load and store of the body is conditional and
+// the loop vectoriser gives up (x86-64 without AVX has no masked loads).
+//
+// The guard is monotone in the thread index, so it has one value for the whole
+// block whenever it has that value at the first and at the last thread and the
+// index does not wrap in between. (A branch on a loop-invariant condition is
+// taken like a guard: the fast copy assumes the value of its heavier side.)
+// This pass, run just before the vectoriser, versions the marked thread loop: a
+// check in the preheader evaluates each such condition at both ends, and when
+// all hold, a copy of the loop with the branches folded runs instead (a plain
+// loop: it vectorises); otherwise the original loop. Only the last block of a
+// grid (or blocks off the edge of a 2-D domain) takes the original. This is
+// what IRCE does for range checks; IRCE itself does not take these loops (a
+// `!=` latch and an upper check only).
+//
+//===----------------------------------------------------------------------===//
+#include "cpu/ThreadLoopVersioning.h"
+
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+namespace kernplug {
+
+const char *const ThreadLoopMarker = "kernplug.thread_loop";
+const char *const BlockEntryAttr = "kernplug-block-entry";
+
+void markThreadLoop(Instruction *LatchBranch) {
+  LLVMContext &C = LatchBranch->getContext();
+  MDNode *Marker = MDNode::get(C, MDString::get(C, ThreadLoopMarker));
+  MDNode *ID = MDNode::getDistinct(C, {nullptr, Marker});
+  ID->replaceOperandWith(0, ID);
+  LatchBranch->setMetadata(LLVMContext::MD_loop, ID);
+}
+
+namespace {
+
+bool isMarker(const MDOperand &Op) {
+  auto *N = dyn_cast<MDNode>(Op.get());
+  auto *S = N && N->getNumOperands() == 1 ? dyn_cast<MDString>(N->getOperand(0)) : nullptr;
+  return S && S->getString() == ThreadLoopMarker;
+}
+
+bool isMarked(const Loop &L) {
+  MDNode *ID = L.getLoopID();
+  return ID && llvm::any_of(drop_begin(ID->operands()), isMarker);
+}
+
+/// A new loop ID without the marker, so that neither version is versioned again.
+void dropMarker(Loop &L) {
+  MDNode *ID = L.getLoopID();
+  if (!ID)
+    return;
+  SmallVector<Metadata *, 4> Ops{nullptr};
+  for (const MDOperand &Op : drop_begin(ID->operands()))
+    if (!isMarker(Op))
+      Ops.push_back(Op.get());
+  MDNode *New = MDNode::getDistinct(L.getHeader()->getContext(), Ops);
+  New->replaceOperandWith(0, New);
+  L.setLoopID(New);
+}
+
+/// One comparison the fast version assumes to be Want on every iteration.
+struct Leaf {
+  ICmpInst *Cmp;
+  bool Want;
+};
+
+/// Splits Cond == Want into comparisons that must each hold: an `and` that
+/// must be true, an `or` that must be false, negations.
+bool collectLeaves(Value *Cond, bool Want, SmallVectorImpl<Leaf> &Out) {
+  Value *A, *B;
+  if (match(Cond, m_Not(m_Value(A))))
+    return collectLeaves(A, !Want, Out);
+  if (Want && match(Cond, m_LogicalAnd(m_Value(A), m_Value(B))))
+    return collectLeaves(A, true, Out) && collectLeaves(B, true, Out);
+  if (!Want && match(Cond, m_LogicalOr(m_Value(A), m_Value(B))))
+    return collectLeaves(A, false, Out) && collectLeaves(B, false, Out);
+  auto *Cmp = dyn_cast<ICmpInst>(Cond);
+  if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy())
+    return false;
+  Out.push_back({Cmp, Want});
+  return true;
+}
+
+class Versioner {
+public:
+  Versioner(Loop &L, ScalarEvolution &SE, const SCEV *BTC)
+      : L(L), SE(SE), BTC(BTC), DL(L.getHeader()->getModule()->getDataLayout()),
+        Exp(SE, DL, "kp.guard") {}
+
+  bool safeToExpand(const SCEV *S) {
+    return Exp.isSafeToExpandAt(S, L.getLoopPreheader()->getTerminator());
+  }
+
+  /// Whether every leaf can be evaluated at the ends of the iteration space.
+  bool analysable(const Leaf &Lf) {
+    for (Value *Op : Lf.Cmp->operands()) {
+      const SCEV *S = SE.getSCEV(Op);
+      if (SE.isLoopInvariant(S, &L))
+        continue;
+      auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+      if (!AR || AR->getLoop() != &L || !AR->isAffine() || Lf.Cmp->isEquality())
+        return false;
+      auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+      if (!Step || Step->getAPInt().getSignificantBits() > 32 ||
+          AR->getType()->getIntegerBitWidth() > 64)
+        return false;
+    }
+    for (Value *Op : Lf.Cmp->operands())
+      if (!safeToExpand(startOf(SE.getSCEV(Op))))
+        return false;
+    return true;
+  }
+
+  /// i1: the leaf is Want at the first and at the last iteration, and no
+  /// operand wraps in between (in the comparison's signedness), so that it is
+  /// Want on every iteration. Emitted at B.
+  Value *holdsThroughout(IRBuilder<> &B, const Leaf &Lf) {
+    Value *OK = B.getTrue();
+    Value *First[2], *Last[2];
+    bool Signed = Lf.Cmp->isSigned();
+    Type *Wide = B.getInt128Ty();
+    Instruction *At = &*B.GetInsertPoint();
+    for (unsigned I = 0; I < 2; ++I) {
+      Value *Op = Lf.Cmp->getOperand(I);
+      const SCEV *S = SE.getSCEV(Op);
+      First[I] = Exp.expandCodeFor(startOf(S), Op->getType(), At);
+      auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+      if (!AR) {
+        Last[I] = First[I];
+        continue;
+      }
+      // The last value computed wide: ext(start) + step * backedge-taken count.
+      Value *Count = Exp.expandCodeFor(BTC, BTC->getType(), At);
+      auto Ext = [&](Value *V) { return Signed ? B.CreateSExt(V, Wide) : B.CreateZExt(V, Wide); };
+      APInt Step = cast<SCEVConstant>(AR->getStepRecurrence(SE))->getAPInt();
+      Value *WideLast = B.CreateAdd(
+          Ext(First[I]), B.CreateMul(ConstantInt::get(Wide, Step.sext(128)),
+                                     B.CreateZExt(Count, Wide)));
+      Last[I] = B.CreateTrunc(WideLast, Op->getType());
+      OK = B.CreateAnd(OK, B.CreateICmpEQ(Ext(Last[I]), WideLast)); // no wrap
+    }
+    ICmpInst::Predicate P = Lf.Cmp->getPredicate();
+    if (!Lf.Want)
+      P = ICmpInst::getInversePredicate(P);
+    OK = B.CreateAnd(OK, B.CreateICmp(P, First[0], First[1]));
+    return B.CreateAnd(OK, B.CreateICmp(P, Last[0], Last[1]));
+  }
+
+private:
+  const SCEV *startOf(const SCEV *S) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+    return AR && AR->getLoop() == &L ? AR->getStart() : S;
+  }
+
+  Loop &L;
+  ScalarEvolution &SE;
+  const SCEV *BTC;
+  const DataLayout &DL;
+  SCEVExpander Exp;
+};
+
+struct Guard {
+  BranchInst *Br;
+  bool Dir; // the way the fast version always goes
+};
+
+/// Clones L before its preheader and makes the preheader choose between the
+/// copies on Check; returns the map from L's values to the copy's.
+void versionLoop(Loop &L, BasicBlock *CheckBB, Value *Check, ValueToValueMapTy &VMap,
+                 LoopInfo &LI, DominatorTree &DT) {
+  BasicBlock *GuardedPH = SplitBlock(CheckBB, CheckBB->getTerminator(), &DT, &LI, nullptr,
+                                     "kp.guarded.ph");
+  SmallVector<BasicBlock *, 16> Blocks;
+  Loop *Fast = cloneLoopWithPreheader(GuardedPH, CheckBB, &L, VMap, ".kp.fast", &LI, &DT, Blocks);
+  remapInstructionsInBlocks(Blocks, VMap);
+  BasicBlock *FastPH = Fast->getLoopPreheader();
+  CheckBB->getTerminator()->eraseFromParent();
+  BranchInst::Create(FastPH, GuardedPH, Check, CheckBB);
+  // Both copies leave through the same exit blocks (L is in LCSSA form).
+  SmallVector<BasicBlock *, 4> Exits;
+  L.getUniqueExitBlocks(Exits);
+  for (BasicBlock *Exit : Exits)
+    for (PHINode &Phi : Exit->phis())
+      for (unsigned I = 0, E = Phi.getNumIncomingValues(); I < E; ++I) {
+        BasicBlock *In = Phi.getIncomingBlock(I);
+        if (!L.contains(In))
+          continue;
+        Value *V = Phi.getIncomingValue(I);
+        Value *Mapped = VMap.lookup(V);
+        Phi.addIncoming(Mapped ? Mapped : V, cast<BasicBlock>(VMap[In]));
+      }
+  dropMarker(*Fast);
+}
+
+/// Whether L calls a function with no vector version (expf without -fveclib): the
+/// vectoriser leaves such a loop alone with or without its guards, so a guard-free copy
+/// would only be more code to compile. Intrinsics count as vectorisable.
+bool hasScalarOnlyCall(const Loop &L, const TargetLibraryInfo &TLI) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      auto *Call = dyn_cast<CallInst>(&I);
+      if (!Call || isa<IntrinsicInst>(Call) || Call->hasFnAttr("vector-function-abi-variant"))
+        continue;
+      Function *Callee = Call->getCalledFunction();
+      if (!Callee || !TLI.isFunctionVectorizable(Callee->getName()))
+        return true;
+    }
+  return false;
+}
+
+/// Instructions of L in the blocks From dominates: the work behind one side of a branch.
+unsigned sideWeight(const Loop &L, const DominatorTree &DT, BasicBlock *From) {
+  unsigned N = 0;
+  for (BasicBlock *BB : L.blocks())
+    if (DT.dominates(From, BB))
+      N += BB->size();
+  return N;
+}
+
+/// An innermost thread loop still marked, or nullptr.
+Loop *markedLoop(LoopInfo &LI) {
+  for (Loop *Cand : LI.getLoopsInPreorder())
+    if (Cand->isInnermost() && isMarked(*Cand))
+      return Cand;
+  return nullptr;
+}
+
+bool versionThreadLoop(Function &F, Loop *L, LoopInfo &LI, FunctionAnalysisManager &FAM) {
+  if (hasScalarOnlyCall(*L, FAM.getResult<TargetLibraryAnalysis>(F)))
+    return false;
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  // SimplifyCFG may have folded the preheader away since the last LoopSimplify.
+  bool Changed = simplifyLoop(L, &DT, &LI, &SE, &FAM.getResult<AssumptionAnalysis>(F), nullptr,
+                              /*PreserveLCSSA=*/false);
+  BasicBlock *Preheader = L->getLoopPreheader();
+  BasicBlock *Latch = L->getLoopLatch();
+  const SCEV *BTC = SE.getBackedgeTakenCount(L);
+  if (!Preheader || !Latch || isa<SCEVCouldNotCompute>(BTC) ||
+      BTC->getType()->getIntegerBitWidth() > 64)
+    return Changed;
+  auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
+
+  // Branches inside the body (not the loop's exits) that skip work: one side
+  // post-dominates the branch, so the fast copy always takes the other.
+  Versioner V(*L, SE, BTC);
+  if (!V.safeToExpand(BTC))
+    return Changed;
+  SmallVector<Guard, 4> Guards;
+  SmallVector<Leaf, 8> Leaves;
+  for (BasicBlock *BB : L->blocks()) {
+    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    if (!Br || !Br->isConditional() || L->isLoopExiting(BB))
+      continue;
+    bool Dir;
+    if (PDT.dominates(Br->getSuccessor(1), BB))
+      Dir = true;
+    else if (PDT.dominates(Br->getSuccessor(0), BB))
+      Dir = false;
+    else if (L->isLoopInvariant(Br->getCondition()))
+      // The same way for every thread (in entries split at barriers: whether the block
+      // loads another tile or finishes): the fast copy takes the heavier side.
+      Dir = sideWeight(*L, DT, Br->getSuccessor(0)) >= sideWeight(*L, DT, Br->getSuccessor(1));
+    else
+      continue;
+    SmallVector<Leaf, 4> Mine;
+    if (!collectLeaves(Br->getCondition(), Dir, Mine) ||
+        !llvm::all_of(Mine, [&](const Leaf &Lf) { return V.analysable(Lf); }))
+      continue;
+    Guards.push_back({Br, Dir});
+    Leaves.append(Mine);
+  }
+  if (Guards.empty())
+    return Changed;
+
+  formLCSSA(*L, DT, &LI, &SE);
+  IRBuilder<> B(Preheader->getTerminator());
+  Value *Check = B.getTrue();
+  for (const Leaf &Lf : Leaves)
+    Check = B.CreateAnd(Check, V.holdsThroughout(B, Lf));
+  ValueToValueMapTy VMap;
+  versionLoop(*L, Preheader, Check, VMap, LI, DT);
+  dropMarker(*L);
+  for (const Guard &G : Guards) {
+    auto *Br = cast<BranchInst>(VMap[G.Br]);
+    Br->setCondition(ConstantInt::getBool(F.getContext(), G.Dir));
+    ConstantFoldTerminator(Br->getParent(), /*DeleteDeadConditions=*/true);
+  }
+  removeUnreachableBlocks(F);
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses ThreadLoopVersioningPass::run(Function &F, FunctionAnalysisManager &FAM) {
+  if (!F.hasFnAttribute(BlockEntryAttr) || F.isDeclaration())
+    return PreservedAnalyses::all();
+  // One thread loop per region in entries split at barriers (BarrierFission.cpp).
+  bool Changed = false;
+  while (Loop *L = markedLoop(FAM.getResult<LoopAnalysis>(F))) {
+    versionThreadLoop(F, L, FAM.getResult<LoopAnalysis>(F), FAM);
+    dropMarker(*L); // versioned or not, done with it
+    Changed = true;
+    FAM.invalidate(F, PreservedAnalyses::none());
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace kernplug

@@ -1,0 +1,118 @@
+//===- DeviceLowering.cpp - printf and math for the GPU ---------*- C++ -*-===//
+#include "DevicePass.h"
+#include "device/MathFunctions.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace kernplug {
+
+void lowerPrintf(Module &Dev) {
+  Function *Printf = Dev.getFunction("printf");
+  if (!Printf)
+    return;
+  LLVMContext &C = Dev.getContext();
+  auto *PtrTy = PointerType::get(C, 0);
+  FunctionCallee VPrintf = Dev.getOrInsertFunction(
+      "vprintf", FunctionType::get(Type::getInt32Ty(C), {PtrTy, PtrTy}, false));
+  for (User *U : make_early_inc_range(Printf->users())) {
+    auto *Call = dyn_cast<CallInst>(U);
+    if (!Call || Call->getCalledFunction() != Printf)
+      continue;
+    // CUDA's vprintf takes the arguments packed in a buffer, each at its
+    // natural alignment (C's promotions already made floats doubles).
+    SmallVector<Type *, 8> Types;
+    for (unsigned I = 1; I < Call->arg_size(); ++I)
+      Types.push_back(Call->getArgOperand(I)->getType());
+    IRBuilder<> B(Call);
+    Value *Buf = ConstantPointerNull::get(PtrTy);
+    if (!Types.empty()) {
+      auto *ST = StructType::get(C, Types);
+      Function *F = Call->getFunction();
+      IRBuilder<> Entry(&F->getEntryBlock(), F->getEntryBlock().begin());
+      AllocaInst *A = Entry.CreateAlloca(ST, nullptr, "printf.args");
+      for (unsigned I = 0; I < Types.size(); ++I)
+        B.CreateStore(Call->getArgOperand(I + 1), B.CreateStructGEP(ST, A, I));
+      Buf = A;
+    }
+    CallInst *New = B.CreateCall(VPrintf, {Call->getArgOperand(0), Buf});
+    Call->replaceAllUsesWith(New);
+    Call->eraseFromParent();
+  }
+  if (Printf->use_empty())
+    Printf->eraseFromParent();
+}
+
+void lowerMemoryCalls(Module &Dev) {
+  for (StringRef Name : {"memset", "memcpy", "memmove"}) {
+    Function *F = Dev.getFunction(Name);
+    // Under -fno-builtin clang leaves these as calls; no device library defines them.
+    if (!F || !F->isDeclaration() || F->arg_size() != 3 ||
+        !F->getFunctionType()->getParamType(2)->isIntegerTy())
+      continue;
+    for (User *U : make_early_inc_range(F->users())) {
+      auto *Call = dyn_cast<CallInst>(U);
+      if (!Call || Call->getCalledFunction() != F)
+        continue;
+      IRBuilder<> B(Call);
+      Value *Dst = Call->getArgOperand(0), *Src = Call->getArgOperand(1);
+      Value *Len = Call->getArgOperand(2);
+      if (Name == "memset")
+        B.CreateMemSet(Dst, B.CreateTrunc(Src, B.getInt8Ty()), Len, MaybeAlign());
+      else if (Name == "memcpy")
+        B.CreateMemCpy(Dst, MaybeAlign(), Src, MaybeAlign(), Len);
+      else
+        B.CreateMemMove(Dst, MaybeAlign(), Src, MaybeAlign(), Len);
+      Call->replaceAllUsesWith(Dst); // all three return their first argument
+      Call->eraseFromParent();
+    }
+    if (F->use_empty())
+      F->eraseFromParent();
+  }
+}
+
+/// Points every use of F at the libdevice function NvName (same type).
+static void redirect(Module &Dev, Function &F, const std::string &NvName) {
+  if (Function *Existing = Dev.getFunction(NvName)) {
+    F.replaceAllUsesWith(Existing);
+    F.eraseFromParent();
+    return;
+  }
+  if (F.isIntrinsic()) {
+    Function *New = Function::Create(F.getFunctionType(), GlobalValue::ExternalLinkage,
+                                     NvName, Dev);
+    F.replaceAllUsesWith(New);
+    F.eraseFromParent();
+    return;
+  }
+  F.setName(NvName);
+}
+
+void lowerMathToLibdevice(Module &Dev) {
+  for (Function &F : make_early_inc_range(Dev.functions())) {
+    if (!F.isDeclaration())
+      continue;
+    std::string NvName;
+    if (F.isIntrinsic()) {
+      // llvm.<base>.<type>…: -ffast-math and builtins produce these.
+      StringRef Name = F.getName().drop_front(strlen("llvm."));
+      // The floating-point type is the result's, or the operand's for the
+      // intrinsics that return an integer (llvm.lround.i64.f32, …).
+      Type *FP = F.getReturnType();
+      if (!FP->isFloatTy() && !FP->isDoubleTy() && F.arg_size() == 1)
+        FP = F.getFunctionType()->getParamType(0);
+      if (!FP->isFloatTy() && !FP->isDoubleTy())
+        continue;
+      NvName = libdeviceNameForIntrinsic(Name.split('.').first, FP->getScalarSizeInBits());
+    } else {
+      NvName = libdeviceNameFor(F.getName());
+    }
+    if (!NvName.empty())
+      redirect(Dev, F, NvName);
+  }
+}
+
+} // namespace kernplug

@@ -1,0 +1,90 @@
+//===- MathFunctions.cpp - C library functions in device code --*- C++ -*-===//
+#include "device/MathFunctions.h"
+#include "Primitives.h"
+
+#include "llvm/ADT/StringSet.h"
+
+namespace kernplug {
+
+// C99 math.h, the POSIX Bessel functions (j0 … yn) and GNU exp10 and sincos,
+// wherever libdevice.10.bc has both the double version __nv_<name> and the
+// float version __nv_<name>f. Not here because libdevice lacks them (or they
+// take long double): scalbln, nexttoward and every *l function.
+static const char *const MathBases[] = {
+    "acos",   "acosh",  "asin",      "asinh",  "atan",      "atan2",     "atanh",
+    "cbrt",   "ceil",   "copysign",  "cos",    "cosh",      "erf",       "erfc",
+    "exp",    "exp10",  "exp2",      "expm1",  "fabs",      "fdim",      "floor",
+    "fma",    "fmax",   "fmin",      "fmod",   "frexp",     "hypot",     "ilogb",
+    "j0",     "j1",     "jn",        "ldexp",  "lgamma",    "log",       "log10",
+    "log1p",  "log2",   "logb",      "modf",   "nan",       "nearbyint", "nextafter",
+    "pow",    "remainder", "remquo", "rint",   "round",     "scalbn",    "sin",
+    "sincos", "sinh",   "sqrt",      "tan",    "tanh",      "tgamma",    "trunc",
+    "y0",     "y1",     "yn"};
+
+std::string libdeviceNameFor(llvm::StringRef Name) {
+  // long is 64-bit on both sides, so the long variants map to the long long
+  // ones. libdevice's __nv_sqrtf is approximate unless __nvvm_reflect says
+  // __CUDA_PREC_SQRT, which LLVM 19 always answers 0; __nv_fsqrt_rn is the
+  // correctly rounded square root C (and nvcc's default -prec-sqrt) asks for.
+  // The classification functions (not the C99 macros, which clang
+  // expands inline) exist in glibc for BSD compatibility; libdevice's
+  // versions return 1 for true (glibc's isinf returns -1 for -inf).
+  static const std::pair<const char *, const char *> Special[] = {
+      {"sqrtf", "__nv_fsqrt_rn"},    {"abs", "__nv_abs"},           {"labs", "__nv_llabs"},       {"llabs", "__nv_llabs"},
+      {"lround", "__nv_llround"},    {"lroundf", "__nv_llroundf"}, {"llround", "__nv_llround"},
+      {"llroundf", "__nv_llroundf"}, {"lrint", "__nv_llrint"},     {"lrintf", "__nv_llrintf"},
+      {"llrint", "__nv_llrint"},     {"llrintf", "__nv_llrintf"},  {"isnan", "__nv_isnand"},
+      {"isnanf", "__nv_isnanf"},     {"isinf", "__nv_isinfd"},     {"isinff", "__nv_isinff"},
+      {"finite", "__nv_isfinited"},  {"finitef", "__nv_finitef"}};
+  for (const auto &[C, Nv] : Special)
+    if (Name == C)
+      return Nv;
+  for (const char *B : MathBases) {
+    llvm::StringRef Base(B);
+    if (Name == Base || (Name.size() == Base.size() + 1 && Name.starts_with(Base) &&
+                         Name.back() == 'f'))
+      return "__nv_" + Name.str();
+  }
+  return "";
+}
+
+std::string libdeviceNameForIntrinsic(llvm::StringRef Base, unsigned Bits) {
+  // What NVPTX 19 cannot select on its own (checked with llc -mcpu=sm_75).
+  // It selects sqrt, fabs, fma, floor, ceil, trunc, rint, nearbyint,
+  // roundeven, round, copysign, minnum/maxnum, minimum/maximum and frexp.
+  static const char *const Needs[] = {"sin",  "cos",  "tan",  "exp",   "exp2", "exp10",
+                                      "log",  "log2", "log10", "pow",  "asin", "acos",
+                                      "atan", "atan2", "sinh", "cosh", "tanh", "ldexp"};
+  if (Bits != 32 && Bits != 64)
+    return "";
+  for (const char *N : Needs)
+    if (Base == N)
+      return "__nv_" + Base.str() + (Bits == 32 ? "f" : "");
+  if (Base == "powi")
+    return Bits == 32 ? "__nv_powif" : "__nv_powi";
+  // These return i64 (long is 64-bit); Bits is the width of their operand.
+  if (Base == "lround" || Base == "llround")
+    return Bits == 32 ? "__nv_llroundf" : "__nv_llround";
+  if (Base == "lrint" || Base == "llrint")
+    return Bits == 32 ? "__nv_llrintf" : "__nv_llrint";
+  return "";
+}
+
+bool isDeviceRuntimeFunction(llvm::StringRef Name) {
+  // Builtins (named here without their __builtin_ prefix) that clang expands
+  // inline or into intrinsics the lowering handles: the math.h classification
+  // and comparison macros, NAN/nans with a constant string, and powi.
+  static const llvm::StringSet<> InlineBuiltins = {
+      "isnan",     "isinf",         "isinf_sign", "isfinite",    "isnormal",  "issubnormal",
+      "iszero",    "issignaling",   "fpclassify", "signbit",     "signbitf",  "isgreater",
+      "isgreaterequal", "isless",   "islessequal", "islessgreater", "isunordered",
+      "nan",       "nanf",          "nans",       "nansf",       "powi",      "powif"};
+  return primitiveNamed(Name) || Name == "printf" || Name == "vprintf" ||
+         Name == "memcpy" || Name == "memset" || Name == "memmove" ||
+         // runtime/device/trap.c on the GPU; the C library's on the CPU backend, whose
+         // fault handler turns them into launch errors (cpu_fault.c).
+         Name == "abort" || Name == "__assert_fail" ||
+         InlineBuiltins.contains(Name);
+}
+
+} // namespace kernplug

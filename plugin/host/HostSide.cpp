@@ -1,0 +1,308 @@
+//===- HostSide.cpp - stubs, trampolines, descriptors -----------*- C++ -*-===//
+//
+// The IR globals built here mirror abi/kp_abi.h field for field; every
+// field there is a pointer or a 64-bit integer so the layouts agree by
+// construction.
+//
+//===----------------------------------------------------------------------===//
+#include "cpu/BarrierFission.h"
+#include "cpu/CpuBlockEntry.h"
+#include "DevicePass.h"
+
+#include "attributes/Attributes.h"
+#include "abi/kp_abi.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+namespace kernplug {
+namespace {
+
+struct AbiTypes {
+  PointerType *Ptr;
+  IntegerType *I64;
+  StructType *Param, *Kernel, *Image, *ModuleDesc;
+
+  explicit AbiTypes(LLVMContext &C) {
+    Ptr = PointerType::get(C, 0);
+    I64 = Type::getInt64Ty(C);
+    Param = StructType::get(C, {Ptr, I64, I64, I64, I64});
+    Kernel = StructType::get(C, {Ptr, Ptr, Ptr, Ptr, I64, I64, Ptr, Ptr, I64, Ptr, I64, Ptr, Ptr});
+    Image = StructType::get(C, {I64, I64, Ptr, I64});
+    ModuleDesc = StructType::get(C, {I64, Ptr, I64, Ptr, I64, Ptr, Ptr});
+  }
+};
+
+Constant *cString(Module &M, StringRef S, const Twine &Name) {
+  IRBuilder<> B(M.getContext());
+  auto *Data = ConstantDataArray::getString(M.getContext(), S);
+  auto *GV = new GlobalVariable(M, Data->getType(), true, GlobalValue::PrivateLinkage, Data,
+                                Name);
+  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  GV->setAlignment(Align(1));
+  return GV;
+}
+
+/// Moves F's body into a new internal function and returns it; F is left a
+/// declaration with the same signature, ready to become the stub.
+Function *detachBody(Function *F) {
+  Module &M = *F->getParent();
+  Function *Body = Function::Create(F->getFunctionType(), GlobalValue::InternalLinkage,
+                                    F->getName() + ".kp.body", M);
+  Body->copyAttributesFrom(F);
+  Body->setLinkage(GlobalValue::InternalLinkage);
+  Body->setVisibility(GlobalValue::DefaultVisibility);
+  Body->setComdat(nullptr);
+  Body->splice(Body->begin(), F);
+  for (unsigned I = 0; I < F->arg_size(); ++I) {
+    F->getArg(I)->replaceAllUsesWith(Body->getArg(I));
+    Body->getArg(I)->takeName(F->getArg(I));
+  }
+  Body->setSubprogram(F->getSubprogram());
+  F->setSubprogram(nullptr);
+  for (unsigned I = 0; I < Body->arg_size(); ++I)
+    Body->removeParamAttr(I, IndirectArgAttr); // stays byval: only the plugin's entries call it
+  return Body;
+}
+
+/// void <name>.kp.cpu(void **args): unpacks args[] and calls the body; the
+/// CPU backend calls it once per thread.
+Function *makeTrampoline(Function *Body, const std::string &Name, const AbiTypes &T) {
+  Module &M = *Body->getParent();
+  LLVMContext &C = M.getContext();
+  Function *Tr = Function::Create(FunctionType::get(Type::getVoidTy(C), {T.Ptr}, false),
+                                  GlobalValue::InternalLinkage, Name + ".kp.cpu", M);
+  Tr->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", Tr));
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : Body->args()) {
+    Value *Slot = B.CreateLoad(T.Ptr, B.CreateConstGEP1_64(T.Ptr, Tr->getArg(0), A.getArgNo()));
+    Args.push_back(A.hasByValAttr() ? Slot : B.CreateLoad(A.getType(), Slot));
+  }
+  CallInst *Call = B.CreateCall(Body, Args);
+  useCalleeABI(Body, Call);
+  B.CreateRetVoid();
+  return Tr;
+}
+
+/// Gives the (now bodiless) kernel F a body that packs its arguments and
+/// calls __kp_launch(desc, args).
+void makeStub(Function *F, Constant *Desc, const AbiTypes &T) {
+  Module &M = *F->getParent();
+  LLVMContext &C = M.getContext();
+  F->removeFnAttr(Attribute::OptimizeNone);
+  F->removeFnAttr(Attribute::NoInline);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+  auto *ArrTy = ArrayType::get(T.Ptr, std::max<size_t>(F->arg_size(), 1));
+  Value *Arr = B.CreateAlloca(ArrTy, nullptr, "kp.args");
+  const DataLayout &DL = M.getDataLayout();
+  for (Argument &A : F->args()) {
+    Value *P = &A;
+    if (!A.hasByValAttr()) {
+      // An i24 (a 3-byte struct) is read as the 4 bytes of its slot by the device's .u32
+      // (DeviceParams.cpp): the slot holds it zero-extended, with no undefined byte.
+      Type *SlotTy = A.getType();
+      Value *V = &A;
+      if (SlotTy->isIntegerTy() &&
+          DL.getTypeSizeInBits(SlotTy) != DL.getTypeAllocSizeInBits(SlotTy)) {
+        SlotTy = B.getIntNTy(DL.getTypeAllocSizeInBits(SlotTy));
+        V = B.CreateZExt(&A, SlotTy);
+      }
+      Value *Slot = B.CreateAlloca(SlotTy, nullptr, A.getName() + ".slot");
+      B.CreateStore(V, Slot);
+      P = Slot;
+    }
+    B.CreateStore(P, B.CreateConstGEP2_64(ArrTy, Arr, 0, A.getArgNo()));
+  }
+  FunctionCallee Launch = M.getOrInsertFunction(
+      "__kp_launch", FunctionType::get(Type::getVoidTy(C), {T.Ptr, T.Ptr}, false));
+  B.CreateCall(Launch, {Desc, Arr});
+  B.CreateRetVoid();
+  // The stub keeps the ABI callers use: the pointer to their copy of a parameter that
+  // passIndirectArgsByValue made byval (stored above as the pointer the runtime reads).
+  for (unsigned I = 0; I < F->arg_size(); ++I)
+    if (F->getAttributes().hasParamAttr(I, IndirectArgAttr)) {
+      F->removeParamAttr(I, Attribute::ByVal);
+      F->removeParamAttr(I, IndirectArgAttr);
+    }
+}
+
+Constant *paramTable(Module &M, const KernelEntry &K, const AbiTypes &T) {
+  std::vector<Constant *> Rows;
+  for (const IRParam &P : K.Params)
+    Rows.push_back(ConstantStruct::get(
+        T.Param, {cString(M, P.Name, "__kp_pname"), ConstantInt::get(T.I64, P.Kind),
+                  ConstantInt::get(T.I64, P.Flags), ConstantInt::get(T.I64, P.Size),
+                  ConstantInt::get(T.I64, P.ElemSize)}));
+  if (Rows.empty())
+    return ConstantPointerNull::get(T.Ptr);
+  auto *Ty = ArrayType::get(T.Param, Rows.size());
+  return new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
+                            ConstantArray::get(Ty, Rows), "__kp_params." + K.Name);
+}
+
+Constant *imageTable(Module &M, const std::vector<DeviceImage> &Images, const AbiTypes &T) {
+  std::vector<Constant *> Rows;
+  for (const DeviceImage &I : Images) {
+    bool IsPTX = I.Kind == KP_IMAGE_PTX;
+    auto *Data = ConstantDataArray::getRaw(I.Bytes, I.Bytes.size(),
+                                           Type::getInt8Ty(M.getContext()));
+    auto *GV = new GlobalVariable(M, Data->getType(), true, GlobalValue::PrivateLinkage, Data,
+                                  IsPTX ? "__kp_ptx" : "__kp_cubin_sm" + std::to_string(I.SM));
+    // Plain text in its own section, so that tools can find the PTX.
+    GV->setSection(IsPTX ? ".kp_ptx" : ".kp_cubin");
+    GV->setAlignment(Align(IsPTX ? 1 : 8));
+    Rows.push_back(ConstantStruct::get(T.Image, {ConstantInt::get(T.I64, I.Kind),
+                                                 ConstantInt::get(T.I64, I.SM), GV,
+                                                 ConstantInt::get(T.I64, I.Bytes.size())}));
+  }
+  auto *Ty = ArrayType::get(T.Image, Rows.size());
+  return new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
+                            ConstantArray::get(Ty, Rows), "__kp_images");
+}
+
+/// The static shared bytes buildDeviceModule (DeviceModule.cpp) left on a
+/// kernel as metadata; taken off, since it only carries the value here.
+uint64_t takeStaticSharedBytes(Function &F) {
+  const char *const SharedBytesMD = "kernplug.shared_bytes";
+  MDNode *N = F.getMetadata(SharedBytesMD);
+  if (!N)
+    return 0;
+  F.setMetadata(SharedBytesMD, nullptr);
+  return mdconst::extract<ConstantInt>(N->getOperand(0))->getZExtValue();
+}
+
+/// The block entry of a kernel with barriers (BarrierFission.cpp), or nullptr
+/// where it keeps its fibers; says which in a verbose note.
+Function *barrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Body, KernelEntry &K,
+                            const PluginOptions &Opts, const PassReporter &Report) {
+  std::string Why;
+  Function *Entry = nullptr;
+  if (K.Flags & KP_KERNEL_USES_WARP) {
+    Why = "it uses warp collectives";
+  } else if (Opts.CpuBarrierFibers) {
+    Why = "cpu-barriers=fibers";
+  } else {
+    FissionResult R = buildBarrierBlockEntry(Builder, Body, K.Name);
+    if ((Entry = R.Entry)) {
+      K.Flags |= KP_KERNEL_CPU_BLOCK_BARRIERS;
+      Report.Note("kernel '" + K.Name + "': barriers split into " + std::to_string(R.Regions) +
+                  " regions on the CPU");
+      return Entry;
+    }
+    Why = R.WhyNot;
+  }
+  Report.Note("kernel '" + K.Name + "': barriers kept on fibers on the CPU: " + Why);
+  return nullptr;
+}
+
+/// The per-thread entry of a kernel split at its barriers runs only to replay a failed block
+/// on fibers or from a thread with a small stack: optimised for size, it costs a fraction of
+/// the host compile time of a fully optimised (unrolled, vectorised) copy.
+void compileForSize(Function &Body, Function &Tr) {
+  if (Body.hasFnAttribute(Attribute::OptimizeNone))
+    return; // -O0: nothing is optimised anyway (and optnone excludes minsize)
+  for (Function *F : {&Body, &Tr}) {
+    F->addFnAttr(Attribute::MinSize);
+    F->addFnAttr(Attribute::OptimizeForSize);
+  }
+}
+
+} // namespace
+
+void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
+                       const std::vector<DeviceImage> &Images, const std::string &Source,
+                       const PluginOptions &Opts, const PassReporter &Report) {
+  LLVMContext &C = M.getContext();
+  AbiTypes T(C);
+
+  // The CPU backend runs one block per worker thread at a time, so a
+  // thread-local copy of a shared array is exactly one copy per block.
+  for (GlobalValue *GV : annotatedGlobals(M, AnnotShared, /*Remove=*/true))
+    if (auto *Var = dyn_cast<GlobalVariable>(GV))
+      Var->setThreadLocal(true);
+
+  auto *KernelsTy = ArrayType::get(T.Kernel, Kernels.size());
+  auto *KernelTable = new GlobalVariable(M, KernelsTy, false, GlobalValue::InternalLinkage,
+                                         nullptr, "__kp_kernels");
+  auto *ModuleDesc = new GlobalVariable(M, T.ModuleDesc, false, GlobalValue::InternalLinkage,
+                                        nullptr, "__kp_module");
+
+  CpuBlockEntryBuilder BlockEntries(M);
+  std::vector<Constant *> Rows;
+  for (size_t I = 0; I < Kernels.size(); ++I) {
+    KernelEntry &K = Kernels[I];
+    Constant *Desc = ConstantExpr::getInBoundsGetElementPtr(
+        KernelsTy, KernelTable,
+        ArrayRef<Constant *>{ConstantInt::get(T.I64, 0), ConstantInt::get(T.I64, I)});
+    uint64_t SharedBytes = takeStaticSharedBytes(*K.Fn);
+    // Generated kernels (vectorize, guvectorize, reduce) have no stub: the runtime finds
+    // them through the user's scalar function (HostFn) and launches them itself.
+    bool Generated =
+        K.Flags & (KP_KERNEL_VECTORIZE | KP_KERNEL_GUVECTORIZE | KP_KERNEL_REDUCE);
+    Function *Body = K.Fn;
+    if (!Generated) {
+      Body = detachBody(K.Fn);
+      makeStub(K.Fn, Desc, T);
+    }
+    // Kernels without barriers or warp collectives get a block entry, and their per-thread
+    // entry goes through it. Those with barriers get one split at the barriers where it can
+    // be, which runs whole blocks only; their per-thread entry is the body, for the fibers
+    // that run them otherwise.
+    bool Syncs = K.Flags & (KP_KERNEL_USES_BARRIER | KP_KERNEL_USES_WARP);
+    Function *BlockEntry = Syncs ? barrierBlockEntry(BlockEntries, Body, K, Opts, Report)
+                                 : BlockEntries.build(Body, K.Name);
+    Function *Tr = BlockEntry && !Syncs ? BlockEntries.threadEntry(BlockEntry, K.Name)
+                                        : makeTrampoline(Body, K.Name, T);
+    if (BlockEntry && Syncs)
+      compileForSize(*Body, *Tr);
+    if (BlockEntry && Body->use_empty()) {
+      if (Body == K.Fn)
+        K.Fn = nullptr;
+      Body->eraseFromParent(); // its clone is the code now; saves host codegen at -O0
+    }
+    Rows.push_back(ConstantStruct::get(
+        T.Kernel,
+        {cString(M, K.Name, "__kp_kname"), K.HostFn, Tr, ModuleDesc,
+         ConstantInt::get(T.I64, K.Flags), ConstantInt::get(T.I64, K.Params.size()),
+         paramTable(M, K, T),
+         Generated ? cString(M, K.Signature, "__kp_sig") : ConstantPointerNull::get(T.Ptr),
+         ConstantInt::get(T.I64, SharedBytes), cString(M, K.File, "__kp_file"),
+         ConstantInt::get(T.I64, K.Line), ConstantPointerNull::get(T.Ptr),
+         BlockEntry ? static_cast<Constant *>(BlockEntry) : ConstantPointerNull::get(T.Ptr)}));
+  }
+  KernelTable->setInitializer(ConstantArray::get(KernelsTy, Rows));
+  ModuleDesc->setInitializer(ConstantStruct::get(
+      T.ModuleDesc,
+      {ConstantInt::get(T.I64, KP_ABI_VERSION), cString(M, Source, "__kp_source"),
+       ConstantInt::get(T.I64, Kernels.size()), KernelTable,
+       ConstantInt::get(T.I64, Images.size()), imageTable(M, Images, T),
+       ConstantPointerNull::get(T.Ptr)}));
+
+  // Registered from a constructor, unregistered from the matching destructor: at dlclose()
+  // the library's descriptors are unmapped, and the runtime must forget them first (ABI 4).
+  // llvm.global_dtors (.fini_array) rather than clang CUDA's atexit() from the constructor:
+  // both run at dlclose, but at exit the destructor keeps the constructor's mirror order, so
+  // atexit handlers, C++ static destructors and destructor functions of objects initialised
+  // after this one still find the kernels registered; an atexit() handler would run before
+  // every destructor function.
+  auto EmitCall = [&](StringRef Name, StringRef Callee) {
+    Function *F = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                                   GlobalValue::InternalLinkage, Name, M);
+    IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+    B.CreateCall(M.getOrInsertFunction(Callee, FunctionType::get(Type::getVoidTy(C), {T.Ptr},
+                                                                 false)),
+                 {ModuleDesc});
+    B.CreateRetVoid();
+    return F;
+  };
+  appendToGlobalCtors(M, EmitCall("__kp_register", "__kp_register_module"), 65535);
+  appendToGlobalDtors(M, EmitCall("__kp_unregister", "__kp_unregister_module"), 65535);
+}
+
+} // namespace kernplug

@@ -1,0 +1,460 @@
+/* backend_cpu.c — kernels on all CPU cores.
+ *
+ * Blocks are spread over the pool's participants in chunks taken from an atomic counter
+ * (dynamic scheduling: blocks that take longer do not hold up a static partition). Inside a
+ * block the GPU threads run one after another: one call of the kernel's block entry, a loop
+ * the plugin built with the body inlined (kp_abi.h), or, for descriptors without one, a loop
+ * calling the per-thread entry. Kernels with barriers get a block entry too where the plugin
+ * could split them at their barriers (KP_KERNEL_CPU_BLOCK_BARRIERS: one loop over the block's
+ * threads per stretch between barriers); the others, and kernels with warp collectives, run
+ * each block's threads as fibers (cpu_block.c), so plain kernels pay nothing for them. A
+ * fault in kernel code
+ * (cpu_fault.c) or a barrier that cannot complete fails the launch with the kernel, block and
+ * thread, and the other workers stop taking blocks. Launches complete before they return, so
+ * kp_synchronize() has nothing to wait for. "Device" memory is ordinary host memory, but
+ * every transfer is a real copy so that programs behave as they do on a GPU. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend/cpu/cpu_backend.h"
+#include "core/stream.h"
+
+enum {
+  KP_CPU_DEFAULT_SHARED = 48 * 1024, /* CUDA's default per-block dynamic shared limit */
+  KP_CPU_MAX_SHARED = 1 << 30,
+  KP_CPU_DEFAULT_STACK = 128 * 1024, /* per fiber; CUDA's default is far smaller, but C
+                                        programmers put arrays on the stack */
+  KP_CPU_MIN_STACK = 16 * 1024,
+  KP_CPU_MAX_STACK = 1 << 30,
+  /* Worker threads: the usual main-thread stack, since kernels may keep sizeable local
+   * arrays; KP_CPU_WORKER_STACK changes it. */
+  KP_CPU_DEFAULT_WORKER_STACK = 8 << 20,
+  KP_CPU_MIN_WORKER_STACK = 64 * 1024
+};
+
+static void **g_shared_buffers;            /* one per participant, max_shared_bytes each */
+static kp_cpu_block_runner **g_runners;    /* one per participant, made on first use */
+static size_t g_stack_bytes = KP_CPU_DEFAULT_STACK;
+static size_t g_worker_stack_bytes = KP_CPU_DEFAULT_WORKER_STACK;
+static char g_owner[128];
+
+typedef struct cpu_grid {
+  kp_kernel_desc *kernel;
+  void **args;
+  unsigned grid[3], block[3];
+  int fibers; /* the kernel uses barriers or warp collectives and has no block entry for them */
+  kp_cpu_block_fn block_entry; /* NULL: one call per thread */
+  int split; /* block_entry is the kernel split at its barriers: whole blocks only */
+  unsigned long long total_blocks, chunk;
+  atomic_ullong next_block;
+  atomic_int failed;     /* set once by the first participant that fails */
+  _Atomic unsigned long long watch; /* the watchdog's number for it (0: not watched) */
+  char message[1024];    /* its error, read after kp_pool_run returns */
+} cpu_grid;
+
+static void record_failure(cpu_grid *g, const char *msg) {
+  int expected = 0;
+  if (atomic_compare_exchange_strong(&g->failed, &expected, 1))
+    snprintf(g->message, sizeof g->message, "%s", msg);
+}
+
+/* What went wrong, after "kernel 'k', block (…), thread (…): ". participant: who ran it (0:
+ * the launching host thread, whose stack is the program's, not ours). */
+static void explain_fault(char *msg, size_t size, const kp_cpu_fault_guard *f, int participant) {
+  if (f->stack_overflow) {
+    snprintf(msg, size,
+             "stack overflow: on the CPU backend each thread of a kernel with barriers or warp "
+             "collectives runs on a fiber stack of %zu bytes; set KP_CPU_STACK_SIZE to more "
+             "bytes or put less on the stack",
+             g_stack_bytes);
+  } else if (f->thread_stack_overflow && participant > 0) {
+    snprintf(msg, size,
+             "stack overflow: the kernel ran off the end of the %zu-byte stack of the CPU "
+             "worker thread running the block (deep recursion or large local arrays); set "
+             "KP_CPU_WORKER_STACK to more bytes or put less on the stack",
+             g_worker_stack_bytes);
+  } else if (f->thread_stack_overflow) {
+    const char *low;
+    snprintf(msg, size,
+             "stack overflow: the kernel ran off the end of the %zu-byte stack of the host "
+             "thread that launched it, which runs blocks too (deep recursion or large local "
+             "arrays); give that thread a larger stack (ulimit -s for the main thread), set "
+             "KP_CPU_WORKER_STACK for the worker threads, or put less on the stack",
+             kp_cpu_thread_stack(&low));
+  } else if (f->signo == KP_CPU_TIMEOUT_SIGNAL) {
+    snprintf(msg, size,
+             "did not finish within KP_CPU_TIMEOUT_MS=%lld ms; the CPU backend's watchdog "
+             "stopped it (a kernel that never returns: check its loop conditions)",
+             kp_cpu_timeout_ms);
+  } else if (f->signo == SIGSEGV || f->signo == SIGBUS) {
+    int n = snprintf(msg, size, "%s at address %p on the CPU backend (on a GPU: %s)",
+                     kp_cpu_fault_describe(f), f->addr, kp_cpu_fault_gpu_equivalent(f));
+    if (n > 0 && (size_t)n < size) kp_cpu_describe_address(msg + n, size - (size_t)n, f->addr);
+  } else { /* the address of an instruction or nothing: not worth printing */
+    snprintf(msg, size, "%s on the CPU backend (on a GPU: %s)", kp_cpu_fault_describe(f),
+             kp_cpu_fault_gpu_equivalent(f));
+  }
+}
+
+/* thread_known: kp_cpu_state.tid is the faulting thread. */
+static void record_fault(cpu_grid *g, const kp_cpu_fault_guard *f, int thread_known,
+                         int participant) {
+  const kp_cpu_thread_state *st = &kp_cpu_state;
+  char msg[1024];
+  int n = thread_known
+              ? snprintf(msg, sizeof msg, "kernel '%s', block (%u, %u, %u), thread (%u, %u, %u): ",
+                         g->kernel->name, st->ctaid[0], st->ctaid[1], st->ctaid[2], st->tid[0],
+                         st->tid[1], st->tid[2])
+              : snprintf(msg, sizeof msg, "kernel '%s', block (%u, %u, %u), one of its threads: ",
+                         g->kernel->name, st->ctaid[0], st->ctaid[1], st->ctaid[2]);
+  if (n < 0 || (size_t)n >= sizeof msg) n = 0;
+  explain_fault(msg + n, sizeof msg - (size_t)n, f, participant);
+  record_failure(g, msg);
+}
+
+/* The GPU threads of the current block, one after another. */
+static void run_block_as_loop(const cpu_grid *g, kp_cpu_thread_state *st) {
+  kp_cpu_entry_fn entry = g->kernel->cpu_entry;
+  void **args = g->args;
+  unsigned linear = 0;
+  for (unsigned z = 0; z < g->block[2]; z++) {
+    st->tid[2] = z;
+    for (unsigned y = 0; y < g->block[1]; y++) {
+      st->tid[1] = y;
+      for (unsigned x = 0; x < g->block[0]; x++) {
+        st->tid[0] = x;
+        st->linear_tid = linear++;
+        entry(args);
+      }
+    }
+  }
+}
+
+/* All the GPU threads of the current block in one call of the block entry. */
+static void run_block_entry(const cpu_grid *g) {
+  kp_cpu_thread_range all = {{0, 0, 0}, {g->block[0], g->block[1], g->block[2]}};
+  g->block_entry(g->args, &all);
+}
+
+/* A block entry keeps the thread indices in registers, so after a fault kp_cpu_state does not
+ * say which thread faulted. Replaying the block one thread at a time through the per-thread
+ * entry finds it (the first thread that faults). The launch has failed already and its
+ * results are undefined, as on a GPU, so running the block's threads again changes nothing a
+ * program may rely on (output from device printf before the fault appears twice). Returns 1
+ * with `fault` updated when the replay faulted, 0 when it ran through. */
+static int replay_to_find_thread(const cpu_grid *g, kp_cpu_thread_state *st,
+                                 kp_cpu_block_runner *runner, kp_cpu_fault_guard *fault) {
+  kp_cpu_fault_guard replay;
+  replay.stacks = NULL;
+  replay.launch = fault->launch;
+  if (sigsetjmp(replay.env, 0)) {
+    kp_cpu_fault_recovered(&replay);
+    st->runner = NULL;
+    /* Deep frames that fit the worker's stack may not fit a fiber's: keep the real fault. */
+    if (g->split && replay.stack_overflow) return 0;
+    fault->signo = replay.signo;
+    fault->addr = replay.addr;
+    fault->stack_overflow = replay.stack_overflow;
+    fault->thread_stack_overflow = replay.thread_stack_overflow;
+    return 1;
+  }
+  kp_cpu_fault_armed = &replay;
+  if (!g->split) {
+    run_block_as_loop(g, st);
+  } else { /* the threads wait at barriers: replay them as the fibers they would have been */
+    char msg[256];
+    if (runner)
+      kp_cpu_block_run(runner, g->kernel, g->args, g->block, g_stack_bytes, &replay, msg,
+                       sizeof msg);
+  }
+  kp_cpu_fault_armed = NULL;
+  return 0;
+}
+
+static void run_blocks(void *p, int participant) {
+  cpu_grid *g = p;
+  kp_cpu_thread_state *st = &kp_cpu_state;
+  memcpy(st->ntid, g->block, sizeof st->ntid);
+  memcpy(st->nctaid, g->grid, sizeof st->nctaid);
+  st->kernel = g->kernel;
+  st->dynamic_shared = g_shared_buffers[participant];
+  kp_cpu_block_runner *runner = NULL;
+  if (g->fibers || g->split) { /* split kernels need one only to replay a fault */
+    if (!g_runners[participant]) g_runners[participant] = kp_cpu_block_runner_new();
+    runner = g_runners[participant];
+    if (!runner && g->fibers) {
+      record_failure(g, "out of memory for the CPU backend's fiber scheduler");
+      return;
+    }
+  }
+  const unsigned long long gx = g->grid[0], gxy = gx * g->grid[1];
+  char msg[1024];
+
+  kp_cpu_fault_prepare_thread();
+  kp_cpu_fault_guard guard;
+  guard.stacks = NULL;
+  guard.launch = NULL;
+  if (kp_cpu_timeout_ms) {
+    kp_cpu_watchdog_enter(participant);
+    if (participant == 0) atomic_store(&g->watch, kp_cpu_watchdog_begin(g->kernel->name));
+    guard.launch = &g->watch;
+  }
+  if (sigsetjmp(guard.env, 0)) { /* a fault in kernel code (cpu_fault.c) */
+    kp_cpu_fault_recovered(&guard);
+    st->runner = NULL;
+    /* A block entry hides which thread it was in; after a timeout, replaying would only run
+     * the endless kernel again. */
+    int thread_known = !g->block_entry ||
+                       (guard.signo != KP_CPU_TIMEOUT_SIGNAL &&
+                        replay_to_find_thread(g, st, runner, &guard));
+    record_fault(g, &guard, thread_known, participant);
+    goto out;
+  }
+  kp_cpu_fault_armed = &guard;
+  while (!atomic_load_explicit(&g->failed, memory_order_relaxed)) {
+    unsigned long long start = atomic_fetch_add_explicit(&g->next_block, g->chunk,
+                                                         memory_order_relaxed);
+    if (start >= g->total_blocks) break;
+    unsigned long long end = start + g->chunk;
+    if (end > g->total_blocks) end = g->total_blocks;
+    for (unsigned long long b = start; b < end; b++) {
+      st->ctaid[0] = (unsigned)(b % gx);
+      st->ctaid[1] = (unsigned)((b / gx) % g->grid[1]);
+      st->ctaid[2] = (unsigned)(b / gxy);
+      if (g->block_entry) {
+        run_block_entry(g);
+      } else if (!g->fibers) {
+        run_block_as_loop(g, st);
+      } else if (kp_cpu_block_run(runner, g->kernel, g->args, g->block, g_stack_bytes, &guard,
+                                  msg, sizeof msg) != 0) {
+        record_failure(g, msg);
+        break;
+      }
+    }
+  }
+  kp_cpu_fault_armed = NULL;
+out:
+  st->kernel = NULL;
+  st->dynamic_shared = NULL;
+}
+
+/* A kernel split at its barriers keeps the values live across them in per-thread arrays on
+ * the stack of the thread running the block: up to ~260 KiB for 1024 threads. Workers have
+ * 8 MiB stacks, but the launching thread is participant 0, and a host thread may have been
+ * created with a small stack; it then runs the kernel as fibers, whose stacks are ours. */
+enum { KP_CPU_SPLIT_STACK_NEED = 1 << 20 };
+
+static int caller_stack_is_small(void) {
+  const char *low; /* lowest usable address of this thread's stack */
+  kp_cpu_thread_stack(&low);
+  /* The frame, not a local's address: under ASan a local may live on its fake stack, on
+   * the heap, which made this answer at random (finding 16). */
+  const char *here = __builtin_frame_address(0);
+  return low && here > low && (size_t)(here - low) < KP_CPU_SPLIT_STACK_NEED;
+}
+
+static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {
+  cpu_grid g = {.kernel = k, .args = args};
+  g.split = (k->flags & KP_KERNEL_CPU_BLOCK_BARRIERS) && k->cpu_block_entry &&
+            !caller_stack_is_small();
+  g.fibers = !g.split && (k->flags & (KP_KERNEL_USES_BARRIER | KP_KERNEL_USES_WARP)) != 0;
+  g.block_entry = g.fibers ? NULL : k->cpu_block_entry;
+  g.grid[0] = (unsigned)cfg->blocks.x, g.grid[1] = (unsigned)cfg->blocks.y,
+  g.grid[2] = (unsigned)cfg->blocks.z;
+  g.block[0] = (unsigned)cfg->threads.x, g.block[1] = (unsigned)cfg->threads.y,
+  g.block[2] = (unsigned)cfg->threads.z;
+  g.total_blocks = (unsigned long long)g.grid[0] * g.grid[1] * g.grid[2];
+  /* ~16 chunks per participant balances load without hammering the counter. */
+  unsigned long long per = (unsigned long long)kp_pool_size() * 16;
+  g.chunk = g.total_blocks / per ? g.total_blocks / per : 1;
+  atomic_init(&g.next_block, 0);
+  atomic_init(&g.failed, 0);
+  kp_note_launched_kernel(k->name);
+  kp_pool_run(run_blocks, &g);
+  if (kp_cpu_timeout_ms) kp_cpu_watchdog_end(atomic_load(&g.watch));
+  if (atomic_load(&g.failed)) return kp_fail(KP_ERROR_LAUNCH, "%s", g.message);
+  return KP_SUCCESS;
+}
+
+/* Memory: every kind is host memory here, each allocation a guarded mapping of its own
+ * (cpu_memory.c). Device arrays are separate allocations and every transfer a real copy
+ * (transfers.c copies pinned and registered arrays into a temporary device array around a
+ * launch, as on a GPU), so that a program behaves as it does there. */
+static kp_error cpu_alloc(size_t bytes, void **out, const char *what) {
+  return kp_cpu_map(bytes, out, what);
+}
+
+static kp_error cpu_release(void *p, size_t bytes, const char *what) {
+  (void)what;
+  kp_cpu_unmap(p, bytes);
+  return KP_SUCCESS;
+}
+
+static kp_error cpu_alloc_kind(kp_memory_kind kind, size_t bytes, void **out, int *device,
+                               const char *what) {
+  (void)kind; /* device, managed and pinned are all guarded host memory */
+  *device = 0;
+  return kp_cpu_map(bytes, out, what);
+}
+
+static kp_error cpu_release_kind(kp_memory_kind kind, int device, void *p, size_t bytes,
+                                 const char *what) {
+  (void)kind, (void)device;
+  return cpu_release(p, bytes, what);
+}
+
+/* Nothing to lock: the table entry memory.c makes is what registration means here. */
+static kp_error cpu_register_host(void *p, size_t bytes, const char *what) {
+  (void)p, (void)bytes, (void)what;
+  return KP_SUCCESS;
+}
+static kp_error cpu_unregister_host(void *p, const char *what) {
+  (void)p, (void)what;
+  return KP_SUCCESS;
+}
+
+static kp_error cpu_copy(void *dst, const void *src, size_t bytes, const char *what) {
+  (void)what;
+  memmove(dst, src, bytes);
+  return KP_SUCCESS;
+}
+
+static kp_error cpu_synchronize(const char *what) {
+  (void)what; /* launches are synchronous on the CPU */
+  return KP_SUCCESS;
+}
+
+static void cpu_detect(void);
+static int cpu_device_count(void) { return 0; /* GPUs usable by kernplug */ }
+
+/* A block's threads run in order on one worker. For a grid-stride kernel over n items, 256
+ * threads per block each handling KP_CPU_ITEMS_PER_THREAD items (blocks = n / 2048) was
+ * fastest on a 2-core x86 machine when each GPU thread was one call of the per-thread entry:
+ * 5x the one-item-per-thread grid at 5M floats, 3x at 50M (docs/ufuncs.md has the table).
+ * With block entries (one loop per block) an add ufunc still takes 2.0 / 24 ms at 5M / 50M
+ * floats with 8 items per thread against 2.8 / 32 ms with 1, but 108 ms against 84 ms at
+ * 2^27 (2026-11-21). Reduce kernels write one partial result per block, so they get a grid
+ * that just fills the workers. */
+enum {
+  KP_CPU_OCCUPANCY_BLOCK = 256,
+  KP_CPU_ITEMS_PER_THREAD = 8,
+  KP_CPU_BLOCKS_PER_WORKER = 16
+};
+static int cpu_occupancy(kp_kernel_desc *k, size_t dynamic_shared, int *min_grid, int *block) {
+  (void)dynamic_shared;
+  *block = KP_CPU_OCCUPANCY_BLOCK;
+  *min_grid = (k->flags & KP_KERNEL_REDUCE) ? kp_pool_size() * KP_CPU_BLOCKS_PER_WORKER
+                                            : 2147483647;
+  return 0;
+}
+
+static kp_backend g_cpu = {
+    .name = "cpu",
+    .limits_owner = g_owner,
+    /* CUDA's limits, so that a launch that works here also works on a GPU. */
+    .limits = {.max_threads_per_block = 1024,
+               .max_block = {1024, 1024, 64},
+               .max_grid = {2147483647LL, 65535, 65535},
+               .max_shared_bytes = KP_CPU_DEFAULT_SHARED,
+               .shared_hint = "; set KP_CPU_SHARED_BYTES to raise it"},
+    .launch = cpu_launch,
+    .alloc = cpu_alloc,
+    .release = cpu_release,
+    .alloc_kind = cpu_alloc_kind,
+    .release_kind = cpu_release_kind,
+    .register_host = cpu_register_host,
+    .unregister_host = cpu_unregister_host,
+    .to_device = cpu_copy,
+    .to_host = cpu_copy,
+    .synchronize = cpu_synchronize,
+    .detect = cpu_detect,
+    .device_count = cpu_device_count,
+    .occupancy = cpu_occupancy,
+    .stream_create = kp_cpu_stream_create,
+    .stream_destroy = kp_cpu_stream_destroy,
+    .stream_synchronize = kp_cpu_stream_synchronize,
+    .event_create = kp_cpu_event_create,
+    .event_destroy = kp_cpu_event_destroy,
+    .event_record = kp_cpu_event_record,
+    .event_synchronize = kp_cpu_event_synchronize,
+    .event_query = kp_cpu_event_query,
+    .event_elapsed_ms = kp_cpu_event_elapsed_ms,
+    .to_device_async = kp_cpu_to_device_async,
+    .to_host_async = kp_cpu_to_host_async,
+    .host_memory = 1,
+    .items_per_thread = KP_CPU_ITEMS_PER_THREAD,
+};
+
+static void cpu_detect(void) {
+  printf("kernplug %d.%d.%d: kernels run on the CPU backend\n", KP_VERSION_MAJOR,
+         KP_VERSION_MINOR, KP_VERSION_PATCH);
+  printf("Reason: %s\n", kp_backend_reason());
+  printf("Worker threads: %d (KP_NUM_THREADS sets it; default one per core)\n", kp_pool_size());
+  printf("Limits: %lld threads per block, %lld bytes of dynamic shared memory per block "
+         "(KP_CPU_SHARED_BYTES sets it)\n",
+         g_cpu.limits.max_threads_per_block, g_cpu.limits.max_shared_bytes);
+  printf("Fiber stacks: %zu bytes per GPU thread of kernels with barriers or warp "
+         "collectives (KP_CPU_STACK_SIZE sets it)\n",
+         g_stack_bytes);
+  printf("Worker stacks: %zu bytes per worker thread (KP_CPU_WORKER_STACK sets it)\n",
+         g_worker_stack_bytes);
+  if (kp_cpu_timeout_ms)
+    printf("Watchdog: a launch fails after %lld ms (KP_CPU_TIMEOUT_MS)\n", kp_cpu_timeout_ms);
+  else
+    printf("Watchdog: off (KP_CPU_TIMEOUT_MS sets a time limit per launch)\n");
+  printf("Summary:\n\t0 CUDA devices in use; kernels run on %d CPU threads\n", kp_pool_size());
+}
+
+const kp_backend *kp_cpu_backend_init(char *why, size_t why_size) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cores < 1) cores = 1;
+  long long n = kp_env_positive("KP_NUM_THREADS", cores, 1024, why, why_size);
+  if (n < 0) return NULL;
+  long long shared = kp_env_positive("KP_CPU_SHARED_BYTES", KP_CPU_DEFAULT_SHARED,
+                                     KP_CPU_MAX_SHARED, why, why_size);
+  if (shared < 0) return NULL;
+  g_cpu.limits.max_shared_bytes = shared;
+  long long stack = kp_env_positive("KP_CPU_STACK_SIZE", KP_CPU_DEFAULT_STACK, KP_CPU_MAX_STACK,
+                                    why, why_size);
+  if (stack < 0) return NULL;
+  if (stack < KP_CPU_MIN_STACK) {
+    snprintf(why, why_size, "KP_CPU_STACK_SIZE=%lld is below the minimum of %d bytes", stack,
+             KP_CPU_MIN_STACK);
+    return NULL;
+  }
+  g_stack_bytes = (size_t)stack;
+  long long worker_stack = kp_env_positive("KP_CPU_WORKER_STACK", KP_CPU_DEFAULT_WORKER_STACK,
+                                           KP_CPU_MAX_STACK, why, why_size);
+  if (worker_stack < 0) return NULL;
+  if (worker_stack < KP_CPU_MIN_WORKER_STACK) {
+    snprintf(why, why_size, "KP_CPU_WORKER_STACK=%lld is below the minimum of %d bytes",
+             worker_stack, KP_CPU_MIN_WORKER_STACK);
+    return NULL;
+  }
+  g_worker_stack_bytes = (size_t)worker_stack;
+  int started = kp_pool_start((int)n, g_worker_stack_bytes, why, why_size);
+  if (started < 1) return NULL;
+  if (kp_cpu_watchdog_init(started, why, why_size) != 0) return NULL;
+  g_shared_buffers = calloc((size_t)started, sizeof *g_shared_buffers);
+  g_runners = calloc((size_t)started, sizeof *g_runners);
+  if (!g_shared_buffers || !g_runners) {
+    snprintf(why, why_size, "out of memory for shared-memory buffers");
+    return NULL;
+  }
+  /* Guarded like device arrays, so that a kernel overrunning its dynamic shared memory
+   * faults instead of overwriting the heap. */
+  for (int i = 0; i < started; i++) {
+    if (kp_cpu_map_quiet((size_t)shared, &g_shared_buffers[i]) != 0) {
+      snprintf(why, why_size, "out of memory for %d x %lld bytes of shared memory", started,
+               shared);
+      return NULL;
+    }
+  }
+  snprintf(g_owner, sizeof g_owner, "the CPU backend");
+  return &g_cpu;
+}

@@ -1,0 +1,56 @@
+/* cuda_backend.h — what the files of the CUDA backend share (never installed): the driver
+ * functions loaded with dlopen, the device in use, error reporting and the per-thread
+ * context. backend_cuda.c starts the driver and launches kernels; cuda_memory.c allocates
+ * and copies. */
+#ifndef KP_CUDA_BACKEND_H
+#define KP_CUDA_BACKEND_H
+
+#include "backend/cuda/cuda_driver.h"
+#include "core/kp_internal.h"
+
+/* The driver's functions (cuda_driver.h lists them), loaded by kp_cuda_backend_init. */
+typedef struct kp_cuda_driver {
+  void *lib;
+#define KP_DECLARE_FN(name, symbol, params) CUresult (*name) params;
+  KP_CUDA_DRIVER_FUNCTIONS(KP_DECLARE_FN)
+#undef KP_DECLARE_FN
+} kp_cuda_driver;
+extern kp_cuda_driver kp_cu;
+
+/* ---- devices (backend_cuda.c) ---- */
+
+/* The device the calling host thread uses (kp_select_device; 0 until it selects one). */
+int kp_cuda_current_device(void);
+/* Makes `device`'s primary context current on the calling thread, retaining it on first use;
+ * cheap when it already is. For work on another device than the thread's own (freeing or
+ * copying an array allocated there): the thread's selection is unchanged, and its next
+ * kp_cuda_ensure_context switches back. Errors name `what` and the device. */
+kp_error kp_cuda_use_device(int device, const char *what);
+/* "CUDA device 1 (NVIDIA H100, sm_90)": for messages; "CUDA device N" when out of range. */
+const char *kp_cuda_device_owner(int device);
+/* The calling thread's device, for messages in the files that predate several devices. */
+#define kp_cuda_owner (kp_cuda_device_owner(kp_cuda_current_device()))
+
+/* Reports "<context>: <call> returned CUDA_ERROR_X (description)[; a kernel failed earlier
+ * …]" through kp_fail with the kp_error matching r (or `otherwise`) and returns that code. */
+kp_error kp_cuda_fail(CUresult r, kp_error otherwise, const char *call, const char *fmt, ...)
+    KP_PRINTF(4, 5);
+/* Makes the calling thread's device's context current on it (kp_cuda_use_device of
+ * kp_cuda_current_device()). */
+kp_error kp_cuda_ensure_context(const char *what);
+
+/* cuda_memory.c: the backend's memory operations. */
+kp_error kp_cuda_alloc(size_t bytes, void **out, const char *what);
+kp_error kp_cuda_release(void *p, size_t bytes, const char *what);
+kp_error kp_cuda_alloc_kind(kp_memory_kind kind, size_t bytes, void **out, int *device,
+                            const char *what);
+kp_error kp_cuda_release_kind(kp_memory_kind kind, int device, void *p, size_t bytes,
+                              const char *what);
+kp_error kp_cuda_register_host(void *p, size_t bytes, const char *what);
+kp_error kp_cuda_unregister_host(void *p, const char *what);
+int kp_cuda_is_foreign_device_memory(const void *p);
+kp_error kp_cuda_to_device(void *dst, const void *src, size_t bytes, const char *what);
+kp_error kp_cuda_to_host(void *dst, const void *src, size_t bytes, const char *what);
+kp_error kp_cuda_synchronize(const char *what);
+
+#endif /* KP_CUDA_BACKEND_H */

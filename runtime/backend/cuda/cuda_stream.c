@@ -1,0 +1,162 @@
+/* cuda_stream.c — streams and events of the CUDA backend (stream.h), on the driver's
+ * CUstream and CUevent.
+ *
+ * Streams are created with CU_STREAM_DEFAULT, i.e. blocking: the legacy default stream (the
+ * NULL stream: launches without a stream, the synchronous copies of memory.c) waits for them
+ * and they wait for it, so mixing synchronous calls with streams stays ordered. Events keep
+ * timing enabled. A stream or event belongs to the device the creating thread used; work on it
+ * runs in that device's context, whichever device the calling thread has selected. stream.c
+ * has already checked every handle and range. */
+#include <stdint.h>
+
+#include "backend/cuda/cuda_backend.h"
+#include "core/stream.h"
+
+static CUstream native_stream(kp_stream s) { return s ? (CUstream)s->h.native : NULL; }
+static CUevent native_event(kp_event e) { return (CUevent)e->h.native; }
+
+/* Work on s needs s's device current; on the default stream, the thread's own device. */
+static kp_error use_stream_device(kp_stream s, const char *what) {
+  return s ? kp_cuda_use_device(s->h.device, what) : kp_cuda_ensure_context(what);
+}
+
+/* ---- streams ----------------------------------------------------------------------------- */
+
+kp_error kp_cuda_stream_create(kp_stream s, const char *what) {
+  kp_error err = kp_cuda_ensure_context(what);
+  if (err) return err;
+  s->h.device = kp_cuda_current_device();
+  CUstream cs = NULL;
+  CUresult r = kp_cu.cuStreamCreate(&cs, CU_STREAM_DEFAULT);
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuStreamCreate", "%s on %s", what,
+                        kp_cuda_device_owner(s->h.device));
+  s->h.native = cs;
+  return KP_SUCCESS;
+}
+
+kp_error kp_cuda_stream_destroy(kp_stream s, const char *what) {
+  kp_error err = kp_cuda_use_device(s->h.device, what);
+  if (err) return err;
+  /* Returns at once; work still queued on the stream completes first (CUDA semantics). */
+  CUresult r = kp_cu.cuStreamDestroy(native_stream(s));
+  if (r != CUDA_SUCCESS) return kp_cuda_fail(r, KP_ERROR_CUDA, "cuStreamDestroy", "%s", what);
+  return KP_SUCCESS;
+}
+
+kp_error kp_cuda_stream_synchronize(kp_stream s, const char *what) {
+  kp_error err = use_stream_device(s, what);
+  if (err) return err;
+  CUresult r = kp_cu.cuStreamSynchronize(native_stream(s));
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuStreamSynchronize", "%s", what);
+  return KP_SUCCESS;
+}
+
+kp_error kp_cuda_launch_stream(kp_stream s, const char *kernel, void **out) {
+  *out = NULL;
+  if (!s) return KP_SUCCESS;
+  if (kp_stream_check(s, "launch(%s, ...)", kernel)) return KP_ERROR_INVALID_VALUE;
+  int device = kp_cuda_current_device();
+  if (s->h.device != device)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "launch(%s, ...): stream %llu belongs to %s, but this thread launches on %s "
+                   "(kp_select_device); create the stream after selecting the device",
+                   kernel, s->h.id, kp_cuda_device_owner(s->h.device),
+                   kp_cuda_device_owner(device));
+  *out = s->h.native;
+  return KP_SUCCESS;
+}
+
+/* ---- events ------------------------------------------------------------------------------ */
+
+kp_error kp_cuda_event_create(kp_event e, const char *what) {
+  kp_error err = kp_cuda_ensure_context(what);
+  if (err) return err;
+  e->h.device = kp_cuda_current_device();
+  CUevent ce = NULL;
+  CUresult r = kp_cu.cuEventCreate(&ce, CU_EVENT_DEFAULT);
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuEventCreate", "%s on %s", what,
+                        kp_cuda_device_owner(e->h.device));
+  e->h.native = ce;
+  return KP_SUCCESS;
+}
+
+kp_error kp_cuda_event_destroy(kp_event e, const char *what) {
+  kp_error err = kp_cuda_use_device(e->h.device, what);
+  if (err) return err;
+  CUresult r = kp_cu.cuEventDestroy(native_event(e));
+  if (r != CUDA_SUCCESS) return kp_cuda_fail(r, KP_ERROR_CUDA, "cuEventDestroy", "%s", what);
+  return KP_SUCCESS;
+}
+
+kp_error kp_cuda_event_record(kp_event e, kp_stream s, const char *what) {
+  /* stream.c compared the devices of an explicit stream; the default stream is the thread's. */
+  int device = kp_cuda_current_device();
+  if (!s && e->h.device != device)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "%s: event %llu belongs to %s, but this thread's default stream is on %s "
+                   "(kp_select_device); record it on a stream of its own device",
+                   what, e->h.id, kp_cuda_device_owner(e->h.device),
+                   kp_cuda_device_owner(device));
+  kp_error err = kp_cuda_use_device(e->h.device, what);
+  if (err) return err;
+  CUresult r = kp_cu.cuEventRecord(native_event(e), native_stream(s));
+  if (r != CUDA_SUCCESS) return kp_cuda_fail(r, KP_ERROR_CUDA, "cuEventRecord", "%s", what);
+  return KP_SUCCESS;
+}
+
+kp_error kp_cuda_event_synchronize(kp_event e, const char *what) {
+  kp_error err = kp_cuda_use_device(e->h.device, what);
+  if (err) return err;
+  CUresult r = kp_cu.cuEventSynchronize(native_event(e));
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuEventSynchronize", "%s", what);
+  return KP_SUCCESS;
+}
+
+int kp_cuda_event_query(kp_event e, const char *what) {
+  if (kp_cuda_use_device(e->h.device, what)) return -1;
+  CUresult r = kp_cu.cuEventQuery(native_event(e));
+  if (r == CUDA_SUCCESS) return 1;
+  if (r == CUDA_ERROR_NOT_READY) return 0;
+  kp_cuda_fail(r, KP_ERROR_CUDA, "cuEventQuery", "%s", what);
+  return -1;
+}
+
+kp_error kp_cuda_event_elapsed_ms(kp_event start, kp_event end, float *ms, const char *what) {
+  kp_error err = kp_cuda_use_device(start->h.device, what);
+  if (err) return err;
+  CUresult r = kp_cu.cuEventElapsedTime(ms, native_event(start), native_event(end));
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuEventElapsedTime", "%s", what);
+  return KP_SUCCESS;
+}
+
+/* ---- asynchronous copies ----------------------------------------------------------------- */
+
+/* From pageable host memory the driver stages the copy and returns only when the source has
+ * been read (to the device) or the data has arrived (to the host): the copy is ordered on the
+ * stream but does not overlap with the host. Pinned memory makes it truly asynchronous. */
+kp_error kp_cuda_to_device_async(void *dst, const void *src, size_t bytes, kp_stream s,
+                                 const char *what) {
+  kp_error err = use_stream_device(s, what);
+  if (err) return err;
+  CUresult r = kp_cu.cuMemcpyHtoDAsync((CUdeviceptr)(uintptr_t)dst, src, bytes, native_stream(s));
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuMemcpyHtoDAsync", "%s: copying %zu bytes to %p",
+                        what, bytes, dst);
+  return KP_SUCCESS;
+}
+
+kp_error kp_cuda_to_host_async(void *dst, const void *src, size_t bytes, kp_stream s,
+                               const char *what) {
+  kp_error err = use_stream_device(s, what);
+  if (err) return err;
+  CUresult r = kp_cu.cuMemcpyDtoHAsync(dst, (CUdeviceptr)(uintptr_t)src, bytes, native_stream(s));
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuMemcpyDtoHAsync", "%s: copying %zu bytes from %p",
+                        what, bytes, src);
+  return KP_SUCCESS;
+}

@@ -1,0 +1,21 @@
+/* env.c — reading numeric settings from the environment with messages that name the
+ * variable, because a typo in KP_NUM_THREADS should not silently mean "one per core". */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/kp_internal.h"
+
+long long kp_env_positive(const char *name, long long fallback, long long max, char *why,
+                          size_t why_size) {
+  const char *s = getenv(name);
+  if (!s || !*s) return fallback;
+  char *end = NULL;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (errno || end == s || *end != '\0' || v < 1 || v > max) {
+    snprintf(why, why_size, "%s=%s is not a whole number between 1 and %lld", name, s, max);
+    return -1;
+  }
+  return v;
+}

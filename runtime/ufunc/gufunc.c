@@ -1,0 +1,295 @@
+/* gufunc.c — gufunc(f, n, args...): a guvectorize function over n stacked blocks.
+ *
+ * The plugin generates one loop kernel per guvectorize function (kp_abi.h: GUVECTORIZE):
+ * __kp_guvec_<f>(n, <f's parameters>) calls f on block k of every operand for k < n. A call
+ * passes exactly f's arguments: one pointer per operand of the layout, to n blocks of its
+ * core dimensions one after another, then the size of each named core dimension. The header
+ * checks those arguments against f's prototype at compile time; this file checks what only
+ * the run time knows (a function pointer's target, negative sizes, too-small device arrays)
+ * and stages host arrays: inputs are copied in, outputs copied in (so that elements f does
+ * not write keep their values) and back. */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ufunc/ufunc_common.h"
+
+enum {
+  KP_GUFUNC_MAX_ARGS = 12, /* KP_UARGS packs at most 12 */
+  KP_GUFUNC_MAX_CORE = 16, /* core dimensions of one operand */
+  KP_GUFUNC_WHAT = 192     /* room for an operand's description in messages */
+};
+
+/* A canonical layout ("(m,n),(n)->(m)"): per operand its core dimensions, each the index
+ * of a named size (in order of first appearance, as f's size parameters) or a fixed size
+ * stored as -size. */
+typedef struct layout {
+  int nops, nins, nnames;
+  int ndims[KP_GUFUNC_MAX_ARGS];
+  long long dims[KP_GUFUNC_MAX_ARGS][KP_GUFUNC_MAX_CORE];
+  const char *name[KP_GUFUNC_MAX_ARGS];
+  size_t name_len[KP_GUFUNC_MAX_ARGS];
+} layout;
+
+static int is_name_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* One core dimension at *pp: a name (index into L's names) or a positive size (-size). */
+static int parse_dim(const char **pp, layout *L, long long *out) {
+  const char *p = *pp;
+  if (is_digit(*p)) {
+    long long v = 0;
+    while (is_digit(*p) && v < INT_MAX) v = v * 10 + (*p++ - '0');
+    if (v < 1 || is_digit(*p)) return 0;
+    *out = -v;
+  } else if (is_name_start(*p)) {
+    const char *s = p;
+    while (is_name_start(*p) || is_digit(*p)) p++;
+    size_t len = (size_t)(p - s);
+    int i = 0;
+    while (i < L->nnames && !(L->name_len[i] == len && memcmp(L->name[i], s, len) == 0)) i++;
+    if (i == L->nnames) {
+      if (L->nnames == KP_GUFUNC_MAX_ARGS) return 0;
+      L->name[i] = s;
+      L->name_len[i] = len;
+      L->nnames++;
+    }
+    *out = i;
+  } else {
+    return 0;
+  }
+  *pp = p;
+  return 1;
+}
+
+/* Parses the plugin's canonical layout; 0 if it is not one. */
+static int parse_layout(const char *s, layout *L) {
+  memset(L, 0, sizeof *L);
+  int outputs = 0;
+  const char *p = s ? s : "";
+  for (;;) {
+    if (*p == '-' && p[1] == '>' && !outputs) {
+      outputs = 1;
+      L->nins = L->nops;
+      p += 2;
+      continue;
+    }
+    if (*p != '(' || L->nops == KP_GUFUNC_MAX_ARGS) return 0;
+    int op = L->nops++;
+    for (p++; *p != ')'; L->ndims[op]++) {
+      if (L->ndims[op] == KP_GUFUNC_MAX_CORE) return 0;
+      if (L->ndims[op] > 0 && *p++ != ',') return 0;
+      if (!parse_dim(&p, L, &L->dims[op][L->ndims[op]])) return 0;
+    }
+    p++;
+    if (*p == ',') {
+      p++;
+      if (*p != '(') return 0;
+    } else if (*p == '\0') {
+      return outputs && L->nops > L->nins;
+    } else if (*p != '-') {
+      return 0;
+    }
+  }
+}
+
+/* Elements of one block of operand j: the product of its core sizes; -1 on overflow. */
+static long long block_elems(const layout *L, int j, const long long *sizes) {
+  long long e = 1;
+  for (int d = 0; d < L->ndims[j]; d++) {
+    long long s = L->dims[j][d] >= 0 ? sizes[L->dims[j][d]] : -L->dims[j][d];
+    if (__builtin_mul_overflow(e, s, &e)) return -1;
+  }
+  return e;
+}
+
+static const char *op_kind(const layout *L, int j) { return j < L->nins ? "input" : "output"; }
+static int op_number(const layout *L, int j) { return j < L->nins ? j + 1 : j - L->nins + 1; }
+
+/* The guvectorize kernel of f and its layout, or the reported error. */
+static kp_error find_kernel(const void *f, const char *fx, layout *L, kp_kernel_desc **out) {
+  kp_kernel_desc *k = NULL;
+  if (!f) return kp_fail(KP_ERROR_INVALID_VALUE, "gufunc(%s, ...): the function is NULL", fx);
+  if (kp_registry_find_all(f, KP_KERNEL_GUVECTORIZE, &k, 1) == 0)
+    return kp_registry_wrong_kind("gufunc", f, fx, KP_FUNCTION_GUVECTORIZE);
+  int ok = parse_layout(k->signature, L) && k->num_params == (uint64_t)(1 + L->nops + L->nnames);
+  for (int j = 0; ok && j < L->nops + L->nnames; j++)
+    ok = k->params[1 + j].kind == (j < L->nops ? KP_PARAM_POINTER : KP_PARAM_VALUE);
+  if (!ok)
+    return kp_fail(KP_ERROR_INTERNAL,
+                   "gufunc(%s, ...): kernel '%s' does not match its layout \"%s\"; rebuild it "
+                   "with the matching plugin",
+                   fx, k->name, k->signature ? k->signature : "(none)");
+  *out = k;
+  return KP_SUCCESS;
+}
+
+/* Checks operand argument j (a pointer to the parameter's element type). */
+static kp_error check_operand(const kp_kernel_desc *k, const char *fx, const layout *L, int j,
+                              const kp_ufunc_arg *a) {
+  const kp_param_desc *p = &k->params[1 + j];
+  if (!a->is_array)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "gufunc(%s, ...): argument %d ('%s', %s %d of layout \"%s\") must be a "
+                   "pointer to its elements, not a scalar (%s)",
+                   fx, j + 1, p->name, op_kind(L, j), op_number(L, j), k->signature,
+                   kp_type_short_name(a->type));
+  if (kp_type_size(a->type) != p->elem_size)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "gufunc(%s, ...): argument %d ('%s') points to %s (%zu-byte elements) but "
+                   "parameter '%s' of '%s' has %llu-byte elements",
+                   fx, j + 1, p->name, kp_type_short_name(a->type), kp_type_size(a->type),
+                   p->name, fx, (unsigned long long)p->elem_size);
+  if (j >= L->nins && a->is_const)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "gufunc(%s, ...): argument %d ('%s') is output %d of layout \"%s\" but "
+                   "points to const %s; gufunc writes it",
+                   fx, j + 1, p->name, op_number(L, j), k->signature,
+                   kp_type_short_name(a->type));
+  return KP_SUCCESS;
+}
+
+/* Checks size argument d and stores its value in *out. */
+static kp_error check_size(const kp_kernel_desc *k, const char *fx, const layout *L, int d,
+                           const kp_ufunc_arg *a, long long *out) {
+  int argno = L->nops + d + 1;
+  const kp_param_desc *p = &k->params[argno];
+  int nlen = (int)L->name_len[d];
+  if (a->is_array || a->type == KP_TYPE_F32 || a->type == KP_TYPE_F64)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "gufunc(%s, ...): argument %d ('%s') is the size of dimension '%.*s' and "
+                   "must be an integer, not %s%s",
+                   fx, argno, p->name, nlen, L->name[d], a->is_array ? "an array of " : "",
+                   kp_type_short_name(a->type));
+  int is_unsigned = a->type >= KP_TYPE_U8 && a->type <= KP_TYPE_U64;
+  long long v = is_unsigned ? (a->v.u > (unsigned long long)LLONG_MAX ? LLONG_MAX
+                                                                      : (long long)a->v.u)
+                            : a->v.i;
+  if (v < 0)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "gufunc(%s, ...): argument %d ('%s'), the size of dimension '%.*s', is %lld; "
+                   "sizes must not be negative",
+                   fx, argno, p->name, nlen, L->name[d], v);
+  /* The value must survive the parameter's type whatever its signedness. */
+  long long max = p->size >= 8 ? LLONG_MAX : (1LL << (8 * p->size - 1)) - 1;
+  if (v > max)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "gufunc(%s, ...): argument %d ('%s'), the size of dimension '%.*s', is %lld, "
+                   "more than its %llu-byte parameter holds",
+                   fx, argno, p->name, nlen, L->name[d], v, (unsigned long long)p->size);
+  *out = v;
+  return KP_SUCCESS;
+}
+
+/* Bytes of operand j for n blocks, or a reported error when they do not fit in memory. */
+static kp_error operand_bytes(const kp_kernel_desc *k, const char *fx, const layout *L, int j,
+                              long long n, const long long *sizes, long long *elems,
+                              size_t *bytes) {
+  long long e = block_elems(L, j, sizes), total;
+  size_t b;
+  if (e < 0 || __builtin_mul_overflow(e, n, &total) ||
+      __builtin_mul_overflow((size_t)total, (size_t)k->params[1 + j].elem_size, &b))
+    return kp_fail(KP_ERROR_OUT_OF_MEMORY,
+                   "gufunc(%s, %lld, ...): argument %d ('%s') would need more bytes than "
+                   "memory has",
+                   fx, n, j + 1, k->params[1 + j].name);
+  *elems = e;
+  *bytes = b;
+  return KP_SUCCESS;
+}
+
+/* Checks every argument; fills sizes. */
+static kp_error check_args(const kp_kernel_desc *k, const char *fx, const layout *L,
+                           long long n, int nargs, const kp_ufunc_arg *args, long long *sizes) {
+  if (n < 0)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "gufunc(%s, %lld, ...): the loop count n must not be negative", fx, n);
+  if (nargs != L->nops + L->nnames || !args)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "gufunc(%s, ...): '%s' takes %d arguments after n (a pointer for each of the "
+                   "%d operands of layout \"%s\", then %d size%s) but the call passes %d",
+                   fx, fx, L->nops + L->nnames, L->nops, k->signature, L->nnames,
+                   L->nnames == 1 ? "" : "s", nargs);
+  kp_error err = KP_SUCCESS;
+  for (int j = 0; j < L->nops && !err; j++) err = check_operand(k, fx, L, j, &args[j]);
+  for (int d = 0; d < L->nnames && !err; d++)
+    err = check_size(k, fx, L, d, &args[L->nops + d], &sizes[d]);
+  return err;
+}
+
+/* A size stored in the width of its parameter (the kernel reads that many bytes). */
+typedef union size_slot {
+  int8_t i8;
+  int16_t i16;
+  int32_t i32;
+  int64_t i64;
+} size_slot;
+
+static size_slot make_slot(long long v, uint64_t bytes) {
+  size_slot s;
+  memset(&s, 0, sizeof s);
+  if (bytes == 1) s.i8 = (int8_t)v;
+  else if (bytes == 2) s.i16 = (int16_t)v;
+  else if (bytes == 4) s.i32 = (int32_t)v;
+  else s.i64 = v;
+  return s;
+}
+
+KP_EXPORT kp_error kp_gufunc_call(const void *f, const char *f_expr, long long n,
+                                  kp_stream stream, int nargs, const kp_ufunc_arg *args) {
+  const char *fx = f_expr ? f_expr : "?";
+  layout L;
+  kp_kernel_desc *k = NULL;
+  long long sizes[KP_GUFUNC_MAX_ARGS] = {0};
+  kp_error err = find_kernel(f, fx, &L, &k);
+  if (!err) err = check_args(k, fx, &L, n, nargs, args, sizes);
+  if (err || n == 0) return err;
+
+  kp_operand ops[KP_GUFUNC_MAX_ARGS];
+  memset(ops, 0, sizeof ops);
+  char what[KP_GUFUNC_MAX_ARGS][KP_GUFUNC_WHAT];
+  memset(what, 0, sizeof what);
+  for (int j = 0; j < L.nops && !err; j++) {
+    long long elems;
+    size_t bytes;
+    err = operand_bytes(k, fx, &L, j, n, sizes, &elems, &bytes);
+    if (err) break;
+    snprintf(what[j], sizeof what[j], "gufunc(%s, ...): %s %d ('%s': %lld blocks of %lld %s)",
+             fx, op_kind(&L, j), op_number(&L, j), k->params[1 + j].name, n, elems,
+             kp_type_short_name(args[j].type));
+    if (bytes == 0) { /* nothing to read or write: any pointer, even NULL, will do */
+      ops[j].device = (void *)(uintptr_t)args[j].v.p;
+      continue;
+    }
+    err = kp_operand_stage(&ops[j], args[j].v.p, bytes, 1, j >= L.nins, what[j]);
+  }
+
+  if (!err) {
+    /* The kernel's IR parameters: n, then f's (operand pointers, sizes). */
+    int64_t count = n;
+    size_slot slots[KP_GUFUNC_MAX_ARGS];
+    void *kargs[1 + KP_GUFUNC_MAX_ARGS];
+    int na = 0;
+    kargs[na++] = &count;
+    for (int j = 0; j < L.nops; j++) kargs[na++] = &ops[j].device;
+    for (int d = 0; d < L.nnames; d++) {
+      slots[d] = make_slot(sizes[d], k->params[1 + L.nops + d].size);
+      kargs[na++] = &slots[d];
+    }
+    kp_extent blocks, threads;
+    kp_grid_for(k, n, 1, &blocks, &threads);
+    char call[160];
+    snprintf(call, sizeof call, "gufunc(%s, ...)", fx);
+    err = kp_launch_generated(k, blocks, threads, stream, kargs, call);
+  }
+
+  /* Copy the outputs back (only after a successful launch) and free every temporary. */
+  for (int j = 0; j < L.nops; j++) {
+    if (err) ops[j].is_output = 0;
+    kp_error e = kp_operand_finish(&ops[j], what[j]);
+    if (!err) err = e;
+  }
+  return err;
+}

@@ -1,0 +1,109 @@
+/* ufunc_common.c — staging, grid sizing and launching for generated kernels (ufunc_common.h).
+ *
+ * Generated kernels are launched by the runtime itself, not through launch(): the call
+ * (ufunc, gufunc, reduce) knows the element count, so it sizes the grid from the backend's
+ * occupancy answer and checks the configuration with the same limits as __kp_launch. */
+#include <string.h>
+
+#include "core/registry.h"
+#include "core/stream.h"
+#include "ufunc/ufunc_common.h"
+
+/* ---- element types ----------------------------------------------------------------------- */
+
+static const struct {
+  const char *name;
+  size_t size;
+} g_types[KP_TYPE_COUNT] = {
+    [KP_TYPE_I8] = {"i8", 1},   [KP_TYPE_I16] = {"i16", 2}, [KP_TYPE_I32] = {"i32", 4},
+    [KP_TYPE_I64] = {"i64", 8}, [KP_TYPE_U8] = {"u8", 1},   [KP_TYPE_U16] = {"u16", 2},
+    [KP_TYPE_U32] = {"u32", 4}, [KP_TYPE_U64] = {"u64", 8}, [KP_TYPE_F32] = {"f32", 4},
+    [KP_TYPE_F64] = {"f64", 8},
+};
+
+KP_EXPORT const char *kp_type_short_name(int code) {
+  return code >= 0 && code < KP_TYPE_COUNT ? g_types[code].name : "?";
+}
+
+size_t kp_type_size(int code) { return code >= 0 && code < KP_TYPE_COUNT ? g_types[code].size : 0; }
+
+int kp_type_from_short_name(const char *s, size_t len) {
+  for (int c = 0; c < KP_TYPE_COUNT; c++)
+    if (strlen(g_types[c].name) == len && memcmp(g_types[c].name, s, len) == 0) return c;
+  return -1;
+}
+
+/* ---- operands ---------------------------------------------------------------------------- */
+
+kp_error kp_operand_stage(kp_operand *op, const void *user, size_t bytes, int copy_in,
+                          int is_output, const char *what) {
+  *op = (kp_operand){user, NULL, bytes, 0, is_output};
+  const kp_backend *be = kp_backend_get();
+  if (!be) return KP_ERROR_NO_DEVICE; /* kp_backend_get reported why */
+  if (!user)
+    return kp_fail(KP_ERROR_INVALID_VALUE, "%s is a NULL pointer (it needs %zu bytes)", what,
+                   bytes);
+  void *start;
+  size_t size;
+  if (kp_alloc_table_find(user, &start, &size)) { /* a device array: used in place */
+    size_t offset = (size_t)((const char *)user - (const char *)start);
+    if (bytes > size - offset)
+      return kp_fail(KP_ERROR_INVALID_VALUE,
+                     "%s is a device array of %zu bytes (%zu bytes from %p), but the call "
+                     "needs %zu bytes",
+                     what, size - offset, size, start, bytes);
+    op->device = (void *)(uintptr_t)user;
+    return KP_SUCCESS;
+  }
+  return kp_stage(be, op, user, bytes, copy_in, is_output, 0, what);
+}
+
+kp_error kp_operand_finish(kp_operand *op, const char *what) {
+  /* Not staged (or failed before a backend was found): nothing asks the backend. */
+  return kp_unstage(op->staged ? kp_backend_get() : NULL, op, what);
+}
+
+/* ---- grid -------------------------------------------------------------------------------- */
+
+enum { KP_FALLBACK_BLOCK = 256, KP_WARP = 32 };
+
+void kp_grid_for(const kp_kernel_desc *k, long long n, int threads_multiple, kp_extent *blocks,
+                 kp_extent *threads) {
+  if (threads_multiple < 1) threads_multiple = 1;
+  const kp_backend *be = kp_backend_get();
+  int min_grid = 0, block = 0;
+  if (!be || !be->occupancy ||
+      be->occupancy((kp_kernel_desc *)(uintptr_t)k, 0, &min_grid, &block) != 0) {
+    block = KP_FALLBACK_BLOCK;
+    min_grid = 0; /* unknown: no cap beyond the grid limit */
+  }
+  const char *owner;
+  const kp_limits *lim = be ? kp_backend_limits(be, &owner) : NULL;
+  long long max_threads = lim ? lim->max_threads_per_block : 1024;
+  if (lim && lim->max_block[0] < max_threads) max_threads = lim->max_block[0];
+  long long t = block;
+  if (t > max_threads) t = max_threads;
+  /* A small n needs no more threads than it has items, in whole warps. */
+  long long want = n < 1 ? 1 : (n + KP_WARP - 1) / KP_WARP * KP_WARP;
+  if (t > want) t = want;
+  t = t / threads_multiple * threads_multiple;
+  if (t < threads_multiple) t = threads_multiple;
+  long long per_block = t * (be && be->items_per_thread > 1 ? be->items_per_thread : 1);
+  long long b = n < 1 ? 1 : (n + per_block - 1) / per_block;
+  if (min_grid > 0 && b > min_grid) b = min_grid;
+  long long max_grid = lim ? lim->max_grid[0] : 2147483647LL;
+  if (b > max_grid) b = max_grid;
+  *blocks = (kp_extent){b, 1, 1};
+  *threads = (kp_extent){t, 1, 1};
+}
+
+/* ---- launch ------------------------------------------------------------------------------ */
+
+kp_error kp_launch_generated(kp_kernel_desc *k, kp_extent blocks, kp_extent threads,
+                             kp_stream stream, void **args, const char *what) {
+  const kp_backend *be = kp_backend_get();
+  if (!be) return KP_ERROR_NO_DEVICE; /* kp_backend_get reported why */
+  kp_launch_config cfg = {k->host_fn, k->name, blocks, threads, 0, stream};
+  kp_error err = kp_launch_check(be, k, &cfg, what);
+  return err ? err : be->launch(k, &cfg, args);
+}
