@@ -2,7 +2,11 @@
  *
  * auto: the GPU when libcuda.so.1 loads and reports a device, else the CPU, remembering why
  * so that kp_detect() can say it. cuda: a missing or unusable GPU is an error that says why;
- * the runtime never falls back, so that tests of the GPU path cannot pass on the CPU. */
+ * the runtime never falls back, so that tests of the GPU path cannot pass on the CPU.
+ *
+ * Also the public calls that only forward to the backend in use (kp_select_device,
+ * kp_device_properties_get, kp_synchronize, …). Every backend is reached through its
+ * constructor and its kp_backend hooks (backend.h); this file includes no backend's header. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>

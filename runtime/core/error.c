@@ -15,6 +15,7 @@
 enum { KP_MESSAGE_MAX = 4096 }; /* JIT logs are cut to fit; the first lines matter most */
 
 static _Thread_local kp_error tls_last_error;
+static _Thread_local char tls_last_message[KP_MESSAGE_MAX];
 
 /* A backend that turns an abort() in kernel code into a failed launch (the CPU backend's
  * fault guard) must let the runtime's own abort through. */
@@ -22,7 +23,6 @@ static void backend_before_abort(void) {
   const kp_backend *be = kp_backend_chosen();
   if (be && be->before_abort) be->before_abort();
 }
-static _Thread_local char tls_last_message[KP_MESSAGE_MAX];
 
 /* -1: not decided yet (read KP_ERRORS on first use), else a kp_error_mode. */
 static atomic_int g_error_mode = -1;

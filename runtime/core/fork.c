@@ -8,9 +8,10 @@
  * hook: the CPU backend's cache of mappings), so that the child's copies are consistent; the
  * parent releases them; the child makes them anew and resets the backend through its
  * after_fork_child hook — the CPU backend's pool restarts its workers on the child's first
- * launch, the CUDA backend becomes an error that says why (backend.c). Per-thread caches need nothing: the forking thread's are
- * valid in the child, and new workers start with empty ones. The registry's lock (held while
- * a library with kernels is dlopen()ed or dlclose()d) is taken too. */
+ * launch, the CUDA backend becomes an error that says why (backend.c). Per-thread caches need
+ * nothing: the forking thread's are valid in the child, and new workers start with empty
+ * ones. The registry's lock (held while a library with kernels is dlopen()ed or dlclose()d)
+ * is taken too. */
 #include <pthread.h>
 
 #include "backend/backend.h"

@@ -351,7 +351,7 @@ static kp_error cpu_select_device(int device, const char *what) {
 
 static int cpu_current_device(void) { return 0; }
 
-static kp_backend g_cpu;
+static kp_backend g_cpu; /* defined below; device 0's properties read its limits */
 
 static kp_error cpu_device_properties(int device, kp_device_properties *p, const char *what) {
   if (device != 0)

@@ -1,7 +1,10 @@
 /* cpu_backend.h — the pieces of the CPU backend shared by its files (never installed):
  * fiber.c (contexts and guarded stacks), cpu_block.c (a block's threads as fibers: barriers
  * and warp collectives), cpu_fault.c (faults in kernel code become errors), cpu_device.c
- * (the kp_dev_* primitives) and backend_cpu.c (grids over the worker pool). */
+ * (the kp_dev_* primitives), pool.c (the workers), cpu_memory.c (guarded mappings),
+ * cpu_watchdog.c (KP_CPU_TIMEOUT_MS), cpu_properties.c (device 0), cpu_stream.c (streams and
+ * events) and backend_cpu.c (grids over the worker pool, the kp_backend hooks). Only this
+ * folder includes it: the rest of the runtime sees the backend through backend/backend.h. */
 #ifndef KP_CPU_BACKEND_H
 #define KP_CPU_BACKEND_H
 

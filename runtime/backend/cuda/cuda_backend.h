@@ -1,7 +1,8 @@
 /* cuda_backend.h — what the files of the CUDA backend share (never installed): the driver
  * functions loaded with dlopen, the device in use, error reporting and the per-thread
  * context. backend_cuda.c starts the driver and launches kernels; cuda_memory.c allocates
- * and copies. */
+ * and copies; cuda_stream.c runs streams and events. Only this folder includes it: the rest
+ * of the runtime sees the backend through backend/backend.h. */
 #ifndef KP_CUDA_BACKEND_H
 #define KP_CUDA_BACKEND_H
 
