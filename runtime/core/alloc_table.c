@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kp_internal.h"
+#include "core/alloc_table.h"
+#include "core/fork.h"
 
 static pthread_rwlock_t g_lock = PTHREAD_RWLOCK_INITIALIZER;
 static kp_alloc_info *g_entries;

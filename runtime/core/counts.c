@@ -8,7 +8,7 @@
  * the call — no memory could hold it — before the byte-size functions see anything. */
 #include <stdint.h>
 
-#include "core/kp_internal.h"
+#include "core/error.h"
 
 /* count × size in *bytes; an error when the product overflows. */
 static kp_error bytes_of(const char *call, size_t count, size_t elem_size, size_t *bytes) {

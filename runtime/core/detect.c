@@ -2,7 +2,7 @@
  * It never fails: when KP_BACKEND=cuda cannot start, printing the reason is its whole point. */
 #include <stdio.h>
 
-#include "core/kp_internal.h"
+#include "backend/backend.h"
 
 KP_EXPORT void kp_detect(void) {
   const kp_backend *be = kp_backend_peek();

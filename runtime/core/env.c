@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/kp_internal.h"
+#include "core/env.h"
 
 long long kp_env_positive(const char *name, long long fallback, long long max, char *why,
                           size_t why_size) {

@@ -9,12 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kp_internal.h"
+#include "backend/backend.h"
+#include "core/error.h"
 
 enum { KP_MESSAGE_MAX = 4096 }; /* JIT logs are cut to fit; the first lines matter most */
 
 static _Thread_local kp_error tls_last_error;
 static _Thread_local char tls_last_message[KP_MESSAGE_MAX];
+
+/* A backend that turns an abort() in kernel code into a failed launch (the CPU backend's
+ * fault guard) must let the runtime's own abort through. */
+static void backend_before_abort(void) {
+  const kp_backend *be = kp_backend_chosen();
+  if (be && be->before_abort) be->before_abort();
+}
 
 /* -1: not decided yet (read KP_ERRORS on first use), else a kp_error_mode. */
 static atomic_int g_error_mode = -1;
@@ -62,7 +70,7 @@ kp_error kp_vfail(kp_error code, const char *fmt, va_list ap) {
     snprintf(line, sizeof line, "kernplug: error: %s\n", tls_last_message);
     fputs(line, stderr);
     fflush(stderr);
-    kp_fault_guard_drop();
+    backend_before_abort();
     abort();
   }
   return code;
@@ -83,6 +91,6 @@ void kp_fatal(const char *fmt, ...) {
   va_end(ap);
   fprintf(stderr, "kernplug: error: %s\n", tls_last_message);
   fflush(stderr);
-  kp_fault_guard_drop();
+  backend_before_abort();
   abort();
 }

@@ -9,7 +9,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "core/kp_internal.h"
+#include "core/error.h"
+#include "core/launch.h"
 #include "core/registry.h"
 #include "core/stream.h"
 
@@ -164,6 +165,12 @@ kp_error kp_launch_check(const kp_backend *be, const kp_kernel_desc *kernel,
   if ((err = check_shared(&call, kernel, lim, owner, cfg->shared_bytes))) return err;
   if (given) return kp_stream_check(cfg->stream, "%s", given);
   return kp_stream_check(cfg->stream, "launch(%s, ...)", kernel->name);
+}
+
+kp_error kp_launch_checked(const kp_backend *be, kp_kernel_desc *kernel,
+                           const kp_launch_config *cfg, void **args, const char *call) {
+  kp_error err = kp_launch_check(be, kernel, cfg, call);
+  return err ? err : be->launch_impl(kernel, cfg, args);
 }
 
 KP_EXPORT void __kp_launch(kp_kernel_desc *kernel, void **args) {

@@ -8,7 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kp_internal.h"
+#include "backend/backend.h"
+#include "core/alloc_table.h"
+#include "core/error.h"
+#include "core/fork.h"
+#include "core/memory.h"
 
 /* Recently freed pointers, so that a second kp_free says "freed twice" rather than
  * "unknown pointer". A pointer that a new allocation reuses is live again, as it should be. */

@@ -15,7 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kp_internal.h"
+#include "backend/backend.h"
+#include "core/error.h"
+#include "core/fork.h"
+#include "core/launch.h"
 #include "core/registry.h"
 
 static pthread_rwlock_t g_lock = PTHREAD_RWLOCK_INITIALIZER;

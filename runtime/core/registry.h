@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/kp_internal.h"
+#include "core/common.h"
 
 /* The kernel whose host stub is `host_fn`, or NULL if no registered module has one. */
 kp_kernel_desc *kp_registry_find(const void *host_fn);

@@ -4,12 +4,17 @@
  * two agree on when to copy in, copy back and release. */
 #include <string.h>
 
-#include "core/kp_internal.h"
+#include "core/staging.h"
+
+/* Whether a kernel on `be` can use [host, host + bytes) only through a device copy. */
+static int copy_needed(const kp_backend *be, const void *host, size_t bytes) {
+  return bytes && (!be->host_range_needs_copy || be->host_range_needs_copy(host, bytes));
+}
 
 kp_error kp_stage(const kp_backend *be, kp_staging *s, const void *host, size_t bytes,
                   int copy_in, int copy_back, int always, const char *what) {
   *s = (kp_staging){host, NULL, bytes, 0, copy_back};
-  if (!always && (be->host_memory || bytes == 0)) { /* nothing to move */
+  if (!always && !copy_needed(be, host, bytes)) { /* nothing to move */
     s->device = (void *)(uintptr_t)host;
     return KP_SUCCESS;
   }

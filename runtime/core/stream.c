@@ -12,6 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
+#include "core/error.h"
+#include "core/fork.h"
+#include "core/memory.h"
 #include "core/stream.h"
 
 /* ---- handles ----------------------------------------------------------------------------- */

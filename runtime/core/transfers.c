@@ -22,8 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kp_internal.h"
+#include "core/alloc_table.h"
+#include "core/error.h"
+#include "core/launch.h"
+#include "core/memory.h"
 #include "core/registry.h"
+#include "core/staging.h"
 
 /* Parameters handled on the stack; kernels with more use the heap. */
 enum { KP_STACK_PARAMS = 32 };
@@ -105,7 +109,7 @@ static kp_error launch_staged(const kp_backend *be, kp_kernel_desc *k, const kp_
     new_args[i] = &values[i];
   }
 
-  if (!err) err = be->launch(k, cfg, new_args);
+  if (!err) err = be->launch_impl(k, cfg, new_args);
   if (!err) {
     snprintf(what, sizeof what, "launch(%s, ...): waiting for the kernel to copy its "
              "arguments back", k->name);
@@ -157,7 +161,7 @@ kp_error kp_launch_with_transfers(const kp_backend *be, kp_kernel_desc *k,
   launch_memo *m = memo_of(k);
   if (m->kernel == k && m->generation == generation && m->modules == modules &&
       same_pointers(m, k, args))
-    return be->launch(k, cfg, args);
+    return be->launch_impl(k, cfg, args);
   int staging = 0, foreign = 0;
   unsigned nptrs = 0;
   const void *ptrs[KP_MEMO_POINTERS];
@@ -184,5 +188,5 @@ kp_error kp_launch_with_transfers(const kp_backend *be, kp_kernel_desc *k,
     m->kernel = k, m->generation = generation, m->modules = modules, m->nptrs = nptrs;
     memcpy(m->ptrs, ptrs, nptrs * sizeof *ptrs);
   }
-  return be->launch(k, cfg, args);
+  return be->launch_impl(k, cfg, args);
 }

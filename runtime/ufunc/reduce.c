@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/kp_internal.h"
+#include "core/error.h"
 #include "ufunc/ufunc_common.h"
 
 enum { KP_REDUCE_LANE_BYTES = 32, KP_REDUCE_WARP = 32 };

@@ -88,8 +88,7 @@ void kp_grid_for(const kp_kernel_desc *k, long long n, int threads_multiple, kp_
   if (t > want) t = want;
   t = t / threads_multiple * threads_multiple;
   if (t < threads_multiple) t = threads_multiple;
-  long long per_block = t * (be && be->items_per_thread > 1 ? be->items_per_thread : 1);
-  long long b = n < 1 ? 1 : (n + per_block - 1) / per_block;
+  long long b = n < 1 ? 1 : kp_backend_grid_stride_blocks(be, k, n, t);
   if (min_grid > 0 && b > min_grid) b = min_grid;
   long long max_grid = lim ? lim->max_grid[0] : 2147483647LL;
   if (b > max_grid) b = max_grid;
@@ -104,6 +103,5 @@ kp_error kp_launch_generated(kp_kernel_desc *k, kp_extent blocks, kp_extent thre
   const kp_backend *be = kp_backend_get();
   if (!be) return KP_ERROR_NO_DEVICE; /* kp_backend_get reported why */
   kp_launch_config cfg = {k->host_fn, k->name, blocks, threads, 0, stream};
-  kp_error err = kp_launch_check(be, k, &cfg, what);
-  return err ? err : be->launch(k, &cfg, args);
+  return kp_launch_checked(be, k, &cfg, args, what);
 }

@@ -8,8 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/kp_internal.h"
+#include "core/alloc_table.h"
+#include "core/error.h"
+#include "core/launch.h"
 #include "core/registry.h" /* finding a function's generated kernels, what f is */
+#include "core/staging.h"
 
 /* An array operand of a generated-kernel call: host arrays are staged through a temporary
  * device array on the CUDA backend (copied in; copied back when is_output); device arrays and,

@@ -44,6 +44,12 @@ int fake_sticky_error; /* set by an "illegal_address" launch; returned until exi
 __thread CUcontext fake_tls_current;
 struct CUctx_st fake_contexts[FAKE_MAX_DEVICES];
 
+/* A reference to each entry point of the table, so that a fake missing one fails to link. */
+#define FAKE_ENTRY(name, symbol, params) (void (*)(void))symbol,
+__attribute__((used)) static void (*const fake_entry_points[])(void) = {
+    KP_CUDA_DRIVER_FUNCTIONS(FAKE_ENTRY) KP_CUDA_POOL_FUNCTIONS(FAKE_ENTRY)};
+#undef FAKE_ENTRY
+
 int fake_failing(const char *what) {
   const char *f = getenv("FAKE_CUDA_FAIL");
   return f && strcmp(f, what) == 0;

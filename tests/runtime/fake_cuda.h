@@ -10,6 +10,14 @@
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
 
+/* Every entry point of the runtime's driver table, exported with the table's signature: a
+ * fake definition that differs from it does not compile, and one that is missing does not
+ * link (fake_entry_points in fake_cuda.c; the library links with --no-undefined). */
+#define FAKE_PROTOTYPE(name, symbol, params) FAKE_EXPORT KP_CUDA_PROTOTYPE(name, symbol, params)
+KP_CUDA_DRIVER_FUNCTIONS(FAKE_PROTOTYPE)
+KP_CUDA_POOL_FUNCTIONS(FAKE_PROTOTYPE)
+#undef FAKE_PROTOTYPE
+
 extern pthread_mutex_t fake_lock; /* guards the tables and the log */
 /* Whether FAKE_CUDA_LOG names a log: without one, hot calls skip formatting their line. */
 int fake_logging(void);

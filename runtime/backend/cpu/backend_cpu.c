@@ -22,7 +22,8 @@
 #include <unistd.h>
 
 #include "backend/cpu/cpu_backend.h"
-#include "core/stream.h"
+#include "core/env.h"
+#include "core/launch.h"
 
 enum {
   KP_CPU_DEFAULT_SHARED = 48 * 1024, /* CUDA's default per-block dynamic shared limit */
@@ -318,6 +319,12 @@ static kp_error cpu_unregister_host(void *p, const char *what) {
   return KP_SUCCESS;
 }
 
+/* Kernels run on this process's threads: any host range is usable in place. */
+static int cpu_host_range_needs_copy(const void *host, size_t bytes) {
+  (void)host, (void)bytes;
+  return 0;
+}
+
 static kp_error cpu_copy(void *dst, const void *src, size_t bytes, const char *what) {
   (void)what;
   memmove(dst, src, bytes);
@@ -331,6 +338,39 @@ static kp_error cpu_synchronize(const char *what) {
 
 static void cpu_detect(void);
 static int cpu_device_count(void) { return 0; /* GPUs usable by kernplug */ }
+
+/* The CPU backend runs everything as device 0: selecting it is allowed (the same program runs
+ * with and without a GPU), any other number is the mistake it would be on a one-GPU machine. */
+static kp_error cpu_select_device(int device, const char *what) {
+  if (device == 0) return KP_SUCCESS;
+  return kp_fail(KP_ERROR_INVALID_VALUE,
+                 "%s(%d): the CPU backend has no CUDA devices; it runs kernels on the CPU as "
+                 "device 0, the only device that can be selected",
+                 what, device);
+}
+
+static int cpu_current_device(void) { return 0; }
+
+static kp_backend g_cpu; /* defined below; device 0's properties read its limits */
+
+static kp_error cpu_device_properties(int device, kp_device_properties *p, const char *what) {
+  if (device != 0)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "%s(%d): the CPU backend has no CUDA devices; it runs kernels on the CPU as "
+                   "device 0, the only device there is",
+                   what, device);
+  kp_cpu_describe_device(&g_cpu.limits, p);
+  return KP_SUCCESS;
+}
+
+/* The child of fork() has only the thread that forked: the pool and the watchdog start their
+ * threads again when next needed. */
+static kp_error cpu_after_fork_child(char *why, size_t why_size) {
+  (void)why, (void)why_size;
+  kp_pool_after_fork_child();
+  kp_cpu_watchdog_after_fork_child();
+  return KP_SUCCESS;
+}
 
 /* A block's threads run in order on one worker. For a grid-stride kernel over n items, 256
  * threads per block each handling KP_CPU_ITEMS_PER_THREAD items (blocks = n / 2048) was
@@ -353,6 +393,15 @@ static int cpu_occupancy(kp_kernel_desc *k, size_t dynamic_shared, int *min_grid
   return 0;
 }
 
+/* Each thread of a grid-stride kernel takes KP_CPU_ITEMS_PER_THREAD items (the grid is then
+ * capped by cpu_occupancy's for reduce kernels only). */
+static long long cpu_grid_stride_blocks(const kp_kernel_desc *k, long long items,
+                                        long long threads) {
+  (void)k;
+  long long per_block = threads * KP_CPU_ITEMS_PER_THREAD;
+  return (items + per_block - 1) / per_block;
+}
+
 static kp_backend g_cpu = {
     .name = "cpu",
     .limits_owner = g_owner,
@@ -362,19 +411,24 @@ static kp_backend g_cpu = {
                .max_grid = {2147483647LL, 65535, 65535},
                .max_shared_bytes = KP_CPU_DEFAULT_SHARED,
                .shared_hint = "; set KP_CPU_SHARED_BYTES to raise it"},
-    .launch = cpu_launch,
+    .launch_impl = cpu_launch,
     .alloc = cpu_alloc,
     .release = cpu_release,
     .alloc_kind = cpu_alloc_kind,
     .release_kind = cpu_release_kind,
     .register_host = cpu_register_host,
     .unregister_host = cpu_unregister_host,
+    .host_range_needs_copy = cpu_host_range_needs_copy,
     .to_device = cpu_copy,
     .to_host = cpu_copy,
     .synchronize = cpu_synchronize,
     .detect = cpu_detect,
     .device_count = cpu_device_count,
+    .select_device = cpu_select_device,
+    .current_device = cpu_current_device,
+    .device_properties = cpu_device_properties,
     .occupancy = cpu_occupancy,
+    .grid_stride_blocks = cpu_grid_stride_blocks,
     .stream_create = kp_cpu_stream_create,
     .stream_destroy = kp_cpu_stream_destroy,
     .stream_synchronize = kp_cpu_stream_synchronize,
@@ -386,8 +440,9 @@ static kp_backend g_cpu = {
     .event_elapsed_ms = kp_cpu_event_elapsed_ms,
     .to_device_async = kp_cpu_to_device_async,
     .to_host_async = kp_cpu_to_host_async,
-    .host_memory = 1,
-    .items_per_thread = KP_CPU_ITEMS_PER_THREAD,
+    .fork_locks = kp_cpu_memory_fork,
+    .after_fork_child = cpu_after_fork_child,
+    .before_abort = kp_cpu_fault_guard_drop,
 };
 
 static void cpu_detect(void) {

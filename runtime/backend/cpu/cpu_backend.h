@@ -1,7 +1,10 @@
 /* cpu_backend.h — the pieces of the CPU backend shared by its files (never installed):
  * fiber.c (contexts and guarded stacks), cpu_block.c (a block's threads as fibers: barriers
  * and warp collectives), cpu_fault.c (faults in kernel code become errors), cpu_device.c
- * (the kp_dev_* primitives) and backend_cpu.c (grids over the worker pool). */
+ * (the kp_dev_* primitives), pool.c (the workers), cpu_memory.c (guarded mappings),
+ * cpu_watchdog.c (KP_CPU_TIMEOUT_MS), cpu_properties.c (device 0), cpu_stream.c (streams and
+ * events) and backend_cpu.c (grids over the worker pool, the kp_backend hooks). Only this
+ * folder includes it: the rest of the runtime sees the backend through backend/backend.h. */
 #ifndef KP_CPU_BACKEND_H
 #define KP_CPU_BACKEND_H
 
@@ -9,7 +12,8 @@
 #include <signal.h>
 #include <stddef.h>
 
-#include "core/kp_internal.h"
+#include "backend/backend.h"
+#include "core/error.h"
 
 #if !defined(__x86_64__)
 #include <ucontext.h>
@@ -54,6 +58,12 @@ void kp_pool_run(kp_pool_task task, void *ctx);
 /* In the child of fork(): no workers are left; reset the locks, restart on the next run. */
 void kp_pool_after_fork_child(void);
 
+/* ---- cpu_properties.c -------------------------------------------------------------------- */
+
+/* What kp_device_properties_get says about the CPU backend's one device: the machine's CPU
+ * and memory, the workers and the launch limits `lim`. */
+void kp_cpu_describe_device(const kp_limits *lim, kp_device_properties *p);
+
 /* ---- cpu_memory.c ------------------------------------------------------------------------ */
 
 /* `bytes` of zeroed memory in a mapping of its own between guard pages, 256-byte aligned and
@@ -66,6 +76,8 @@ void kp_cpu_unmap(void *p, size_t bytes);
 /* Appends to a fault message what `addr` is near: ", 4 bytes past the end of the device
  * array of 256 bytes at 0x… (from device_array); check the indices …". */
 void kp_cpu_describe_address(char *out, size_t size, const void *addr);
+/* The fork_locks hook: the lock of the cache of mappings. */
+void kp_cpu_memory_fork(kp_fork_phase phase);
 
 /* ---- cpu_device.c ------------------------------------------------------------------------ */
 
@@ -161,6 +173,10 @@ typedef struct kp_cpu_fault_guard {
 } kp_cpu_fault_guard;
 extern _Thread_local kp_cpu_fault_guard *kp_cpu_fault_armed
     __attribute__((tls_model("initial-exec")));
+/* The before_abort hook: drops the calling thread's kernel fault guard, so that the runtime's
+ * own abort() on a worker aborts instead of failing the launch like an abort() in kernel
+ * code. */
+void kp_cpu_fault_guard_drop(void);
 /* Installs the process's fault handlers (once) and this thread's alternate signal stack. */
 void kp_cpu_fault_prepare_thread(void);
 /* From a signal handler (uc: its context): records sig and addr in g and jumps to g->env. */
@@ -226,5 +242,22 @@ typedef enum kp_cpu_warp_op {
 } kp_cpu_warp_op;
 int kp_cpu_block_warp(kp_cpu_block_runner *r, kp_cpu_warp_op op, unsigned mask, int value,
                       int arg);
+
+/* ---- cpu_stream.c ------------------------------------------------------------------------ */
+
+/* The stream and event hooks: everything runs at once, in call order. */
+kp_error kp_cpu_stream_create(kp_stream s, const char *what);
+kp_error kp_cpu_stream_destroy(kp_stream s, const char *what);
+kp_error kp_cpu_stream_synchronize(kp_stream s, const char *what);
+kp_error kp_cpu_event_create(kp_event e, const char *what);
+kp_error kp_cpu_event_destroy(kp_event e, const char *what);
+kp_error kp_cpu_event_record(kp_event e, kp_stream s, const char *what);
+kp_error kp_cpu_event_synchronize(kp_event e, const char *what);
+int kp_cpu_event_query(kp_event e, const char *what);
+kp_error kp_cpu_event_elapsed_ms(kp_event start, kp_event end, float *ms, const char *what);
+kp_error kp_cpu_to_device_async(void *dst, const void *src, size_t bytes, kp_stream s,
+                                const char *what);
+kp_error kp_cpu_to_host_async(void *dst, const void *src, size_t bytes, kp_stream s,
+                              const char *what);
 
 #endif /* KP_CPU_BACKEND_H */

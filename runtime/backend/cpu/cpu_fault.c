@@ -109,7 +109,7 @@ void kp_cpu_fault_recovered(const kp_cpu_fault_guard *g) {
   pthread_sigmask(SIG_SETMASK, &g->mask, NULL);
 }
 
-void kp_fault_guard_drop(void) { kp_cpu_fault_armed = NULL; }
+void kp_cpu_fault_guard_drop(void) { kp_cpu_fault_armed = NULL; }
 
 static void install_handlers(void) {
   struct sigaction sa;

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "backend/cpu/cpu_backend.h"
+#include "core/alloc_table.h"
 
 enum { KP_CPU_ALLOC_ALIGN = 256 }; /* cuMemAlloc's alignment: keep alignment behaviour identical */
 

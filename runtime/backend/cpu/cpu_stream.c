@@ -1,4 +1,4 @@
-/* cpu_stream.c — streams and events of the CPU backend (stream.h).
+/* cpu_stream.c — streams and events of the CPU backend (its stream and event hooks).
  *
  * Launches and copies run to completion before they return, in call order, so every stream's
  * order (and the order between streams that the default stream imposes) holds without a
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "backend/cpu/cpu_backend.h"
 #include "core/stream.h"
 
 static unsigned long long now_ns(void) {

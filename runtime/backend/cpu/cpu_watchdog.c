@@ -24,6 +24,7 @@
 #include <ucontext.h>
 
 #include "backend/cpu/cpu_backend.h"
+#include "core/env.h"
 
 enum {
   KP_WATCHDOG_RETRY_MS = 10,     /* between signals to threads that could not stop yet */

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "backend/cuda/cuda_backend.h"
-#include "core/stream.h"
+#include "core/launch.h"
 
 /* Oldest driver accepted: CUDA 10.0 introduced PTX ISA 6.3, the lowest the plugin emits. */
 enum { KP_MIN_DRIVER_VERSION = 10000, KP_OLDEST_SM = 75 };
@@ -123,9 +123,10 @@ static int load_driver(char *why, size_t why_size) {
     return 0;
   }
 #define KP_LOAD_FN(name, symbol, params)                                                       \
-  *(void **)&kp_cu.name = dlsym(kp_cu.lib, symbol);                                                \
-  if (!kp_cu.name) {                                                                             \
-    snprintf(why, why_size, "%s has no %s: the NVIDIA driver is too old", path, symbol);      \
+  *(void **)&kp_cu.name = dlsym(kp_cu.lib, KP_CUDA_SYMBOL_NAME(symbol));                       \
+  if (!kp_cu.name) {                                                                           \
+    snprintf(why, why_size, "%s has no %s: the NVIDIA driver is too old", path,                \
+             KP_CUDA_SYMBOL_NAME(symbol));                                                     \
     return 0;                                                                                  \
   }
   KP_CUDA_DRIVER_FUNCTIONS(KP_LOAD_FN)
@@ -612,6 +613,18 @@ static kp_error cuda_device_properties(int device, kp_device_properties *p, cons
   return KP_SUCCESS;
 }
 
+/* A child of fork() inherits the parent's CUDA context, which the driver does not support:
+ * every driver call there fails (CUDA_ERROR_INITIALIZATION_ERROR at best, a hang at worst),
+ * and the device memory behind the parent's pointers is not the child's. */
+static kp_error cuda_after_fork_child(char *why, size_t why_size) {
+  snprintf(why, why_size,
+           "this process was created by fork() after kernplug started the CUDA backend in its "
+           "parent, and CUDA cannot be used in such a child (the driver fails with "
+           "CUDA_ERROR_INITIALIZATION_ERROR); fork before the first kernplug call, or exec a "
+           "new program in the child");
+  return KP_ERROR_CUDA;
+}
+
 static const kp_limits *cuda_thread_limits(const char **owner) {
   const cuda_device *d = &g_devices[tls_device];
   *owner = d->owner;
@@ -654,7 +667,7 @@ static void cuda_detect(void) {
 
 static kp_backend g_cuda = {
     .name = "cuda",
-    .launch = cuda_launch,
+    .launch_impl = cuda_launch,
     .alloc = kp_cuda_alloc,
     .release = kp_cuda_release,
     .alloc_kind = kp_cuda_alloc_kind,
@@ -684,4 +697,5 @@ static kp_backend g_cuda = {
     .to_device_async = kp_cuda_to_device_async,
     .to_host_async = kp_cuda_to_host_async,
     .unload_module = cuda_unload_module,
+    .after_fork_child = cuda_after_fork_child,
 };

@@ -1,19 +1,19 @@
 /* cuda_backend.h — what the files of the CUDA backend share (never installed): the driver
  * functions loaded with dlopen, the device in use, error reporting and the per-thread
  * context. backend_cuda.c starts the driver and launches kernels; cuda_memory.c allocates
- * and copies. */
+ * and copies; cuda_stream.c runs streams and events. Only this folder includes it: the rest
+ * of the runtime sees the backend through backend/backend.h. */
 #ifndef KP_CUDA_BACKEND_H
 #define KP_CUDA_BACKEND_H
 
+#include "backend/backend.h"
 #include "backend/cuda/cuda_driver.h"
-#include "core/kp_internal.h"
+#include "core/error.h"
 
 /* The driver's functions (cuda_driver.h lists them), loaded by kp_cuda_backend_init. */
 typedef struct kp_cuda_driver {
   void *lib;
-#define KP_DECLARE_FN(name, symbol, params) CUresult (*name) params;
-  KP_CUDA_DRIVER_FUNCTIONS(KP_DECLARE_FN)
-#undef KP_DECLARE_FN
+  KP_CUDA_DRIVER_FUNCTIONS(KP_CUDA_POINTER)
 } kp_cuda_driver;
 extern kp_cuda_driver kp_cu;
 
@@ -52,5 +52,24 @@ int kp_cuda_is_foreign_device_memory(const void *p);
 kp_error kp_cuda_to_device(void *dst, const void *src, size_t bytes, const char *what);
 kp_error kp_cuda_to_host(void *dst, const void *src, size_t bytes, const char *what);
 kp_error kp_cuda_synchronize(const char *what);
+
+/* cuda_stream.c: the backend's stream and event hooks. */
+kp_error kp_cuda_stream_create(kp_stream s, const char *what);
+kp_error kp_cuda_stream_destroy(kp_stream s, const char *what);
+kp_error kp_cuda_stream_synchronize(kp_stream s, const char *what);
+kp_error kp_cuda_event_create(kp_event e, const char *what);
+kp_error kp_cuda_event_destroy(kp_event e, const char *what);
+kp_error kp_cuda_event_record(kp_event e, kp_stream s, const char *what);
+kp_error kp_cuda_event_synchronize(kp_event e, const char *what);
+int kp_cuda_event_query(kp_event e, const char *what);
+kp_error kp_cuda_event_elapsed_ms(kp_event start, kp_event end, float *ms, const char *what);
+kp_error kp_cuda_to_device_async(void *dst, const void *src, size_t bytes, kp_stream s,
+                                 const char *what);
+kp_error kp_cuda_to_host_async(void *dst, const void *src, size_t bytes, kp_stream s,
+                               const char *what);
+/* The driver's stream for a launch on s (NULL for the default stream), after checking that s
+ * belongs to the calling thread's device; `kernel` names the launch in messages. The result
+ * is a CUstream, typed void * so that this header needs no driver types. */
+kp_error kp_cuda_launch_stream(kp_stream s, const char *kernel, void **out);
 
 #endif /* KP_CUDA_BACKEND_H */

@@ -3,7 +3,13 @@
  * Declared here instead of including cuda.h so that the runtime builds without the toolkit;
  * the driver itself is loaded with dlopen at run time. Values are those of cuda.h, which are
  * ABI and never change meaning. The fake driver of tests/runtime includes this file too, so
- * both sides agree by construction; the values were checked against CUDA 13's cuda.h. */
+ * both sides agree by construction; the values were checked against CUDA 13's cuda.h.
+ *
+ * Every entry point is one line of an X-macro table (KP_CUDA_DRIVER_FUNCTIONS, and
+ * KP_CUDA_POOL_FUNCTIONS for the optional ones): X(name, symbol, parameters), all returning
+ * CUresult. From it come the runtime's function pointers (KP_CUDA_POINTER), their dlsym
+ * loading (KP_CUDA_SYMBOL_NAME) and the fake driver's prototypes (KP_CUDA_PROTOTYPE), so a
+ * signature written once cannot disagree between them. */
 #ifndef KP_CUDA_DRIVER_H
 #define KP_CUDA_DRIVER_H
 
@@ -94,59 +100,59 @@ enum { CU_STREAM_DEFAULT = 0, CU_EVENT_DEFAULT = 0 };
 
 /* The entry points, with the exported symbol each is loaded from (the _v2 names are the
  * 64-bit ones that cuda.h's macros select). X(name, symbol, parameters); all return CUresult. */
-#define KP_CUDA_DRIVER_FUNCTIONS(X)                                                            \
-  X(cuGetErrorName, "cuGetErrorName", (CUresult error, const char **str))                      \
-  X(cuGetErrorString, "cuGetErrorString", (CUresult error, const char **str))                  \
-  X(cuInit, "cuInit", (unsigned flags))                                                        \
-  X(cuDriverGetVersion, "cuDriverGetVersion", (int *version))                                  \
-  X(cuDeviceGetCount, "cuDeviceGetCount", (int *count))                                        \
-  X(cuDeviceGet, "cuDeviceGet", (CUdevice * device, int ordinal))                              \
-  X(cuDeviceGetName, "cuDeviceGetName", (char *name, int len, CUdevice dev))                   \
-  X(cuDeviceGetAttribute, "cuDeviceGetAttribute",                                              \
-    (int *value, CUdevice_attribute attrib, CUdevice dev))                                     \
-  X(cuDeviceTotalMem, "cuDeviceTotalMem_v2", (size_t * bytes, CUdevice dev))                   \
-  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (CUcontext * ctx, CUdevice dev))     \
-  X(cuCtxSetCurrent, "cuCtxSetCurrent", (CUcontext ctx))                                       \
-  X(cuCtxSynchronize, "cuCtxSynchronize", (void))                                              \
-  X(cuModuleLoadDataEx, "cuModuleLoadDataEx",                                                  \
-    (CUmodule * module, const void *image, unsigned num_options, CUjit_option *options,        \
-     void **option_values))                                                                    \
-  X(cuModuleGetFunction, "cuModuleGetFunction",                                                \
-    (CUfunction * fn, CUmodule module, const char *name))                                      \
-  X(cuModuleUnload, "cuModuleUnload", (CUmodule module))                                       \
-  X(cuFuncGetAttribute, "cuFuncGetAttribute",                                                  \
-    (int *value, CUfunction_attribute attrib, CUfunction fn))                                  \
-  X(cuFuncSetAttribute, "cuFuncSetAttribute",                                                  \
-    (CUfunction fn, CUfunction_attribute attrib, int value))                                   \
-  X(cuLaunchKernel, "cuLaunchKernel",                                                          \
-    (CUfunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,        \
-     unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream,               \
-     void **kernel_params, void **extra))                                                      \
-  X(cuMemAlloc, "cuMemAlloc_v2", (CUdeviceptr * dptr, size_t bytes))                           \
-  X(cuMemFree, "cuMemFree_v2", (CUdeviceptr dptr))                                             \
-  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", (CUdeviceptr dst, const void *src, size_t bytes))         \
-  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", (void *dst, CUdeviceptr src, size_t bytes))         \
-  KP_CUDA_MEMORY_FUNCTIONS(X)                                                                  \
-  X(cuOccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize",                      \
-    (int *min_grid_size, int *block_size, CUfunction fn, CUoccupancyB2DSize dynamic_bytes_of,  \
-     size_t dynamic_bytes, int block_size_limit))                                              \
+#define KP_CUDA_DRIVER_FUNCTIONS(X)                                                                \
+  X(cuGetErrorName, cuGetErrorName, (CUresult error, const char **str))                            \
+  X(cuGetErrorString, cuGetErrorString, (CUresult error, const char **str))                        \
+  X(cuInit, cuInit, (unsigned flags))                                                              \
+  X(cuDriverGetVersion, cuDriverGetVersion, (int *version))                                        \
+  X(cuDeviceGetCount, cuDeviceGetCount, (int *count))                                              \
+  X(cuDeviceGet, cuDeviceGet, (CUdevice * device, int ordinal))                                    \
+  X(cuDeviceGetName, cuDeviceGetName, (char *name, int len, CUdevice dev))                         \
+  X(cuDeviceGetAttribute, cuDeviceGetAttribute,                                                    \
+    (int *value, CUdevice_attribute attrib, CUdevice dev))                                         \
+  X(cuDeviceTotalMem, cuDeviceTotalMem_v2, (size_t * bytes, CUdevice dev))                         \
+  X(cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain, (CUcontext * ctx, CUdevice dev))           \
+  X(cuCtxSetCurrent, cuCtxSetCurrent, (CUcontext ctx))                                             \
+  X(cuCtxSynchronize, cuCtxSynchronize, (void))                                                    \
+  X(cuModuleLoadDataEx, cuModuleLoadDataEx,                                                        \
+    (CUmodule * module, const void *image, unsigned num_options, CUjit_option *options,            \
+     void **option_values))                                                                        \
+  X(cuModuleGetFunction, cuModuleGetFunction,                                                      \
+    (CUfunction * fn, CUmodule module, const char *name))                                          \
+  X(cuModuleUnload, cuModuleUnload, (CUmodule module))                                             \
+  X(cuFuncGetAttribute, cuFuncGetAttribute,                                                        \
+    (int *value, CUfunction_attribute attrib, CUfunction fn))                                      \
+  X(cuFuncSetAttribute, cuFuncSetAttribute,                                                        \
+    (CUfunction fn, CUfunction_attribute attrib, int value))                                       \
+  X(cuLaunchKernel, cuLaunchKernel,                                                                \
+    (CUfunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,            \
+     unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream,                   \
+     void **kernel_params, void **extra))                                                          \
+  X(cuMemAlloc, cuMemAlloc_v2, (CUdeviceptr * dptr, size_t bytes))                                 \
+  X(cuMemFree, cuMemFree_v2, (CUdeviceptr dptr))                                                   \
+  X(cuMemcpyHtoD, cuMemcpyHtoD_v2, (CUdeviceptr dst, const void *src, size_t bytes))               \
+  X(cuMemcpyDtoH, cuMemcpyDtoH_v2, (void *dst, CUdeviceptr src, size_t bytes))                     \
+  KP_CUDA_MEMORY_FUNCTIONS(X)                                                                      \
+  X(cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize,                            \
+    (int *min_grid_size, int *block_size, CUfunction fn, CUoccupancyB2DSize dynamic_bytes_of,      \
+     size_t dynamic_bytes, int block_size_limit))                                                  \
   KP_CUDA_STREAM_FUNCTIONS(X)
 
 /* Streams and events (cuda_stream.c). cuEventElapsedTime is the original symbol, which every
  * driver since CUDA 2 exports (the _v2 of CUDA 12.8 only changes how errors are reported). */
-#define KP_CUDA_STREAM_FUNCTIONS(X)                                                            \
-  X(cuStreamCreate, "cuStreamCreate", (CUstream * stream, unsigned flags))                     \
-  X(cuStreamDestroy, "cuStreamDestroy_v2", (CUstream stream))                                  \
-  X(cuStreamSynchronize, "cuStreamSynchronize", (CUstream stream))                             \
-  X(cuEventCreate, "cuEventCreate", (CUevent * event, unsigned flags))                         \
-  X(cuEventDestroy, "cuEventDestroy_v2", (CUevent event))                                      \
-  X(cuEventRecord, "cuEventRecord", (CUevent event, CUstream stream))                          \
-  X(cuEventSynchronize, "cuEventSynchronize", (CUevent event))                                 \
-  X(cuEventQuery, "cuEventQuery", (CUevent event))                                             \
-  X(cuEventElapsedTime, "cuEventElapsedTime", (float *ms, CUevent start, CUevent end))         \
-  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2",                                                 \
-    (CUdeviceptr dst, const void *src, size_t bytes, CUstream stream))                         \
-  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2",                                                 \
+#define KP_CUDA_STREAM_FUNCTIONS(X)                                                                \
+  X(cuStreamCreate, cuStreamCreate, (CUstream * stream, unsigned flags))                           \
+  X(cuStreamDestroy, cuStreamDestroy_v2, (CUstream stream))                                        \
+  X(cuStreamSynchronize, cuStreamSynchronize, (CUstream stream))                                   \
+  X(cuEventCreate, cuEventCreate, (CUevent * event, unsigned flags))                               \
+  X(cuEventDestroy, cuEventDestroy_v2, (CUevent event))                                            \
+  X(cuEventRecord, cuEventRecord, (CUevent event, CUstream stream))                                \
+  X(cuEventSynchronize, cuEventSynchronize, (CUevent event))                                       \
+  X(cuEventQuery, cuEventQuery, (CUevent event))                                                   \
+  X(cuEventElapsedTime, cuEventElapsedTime, (float *ms, CUevent start, CUevent end))               \
+  X(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2,                                                       \
+    (CUdeviceptr dst, const void *src, size_t bytes, CUstream stream))                             \
+  X(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2,                                                       \
     (void *dst, CUdeviceptr src, size_t bytes, CUstream stream))
 
 /* Memory kinds (cuda_memory.c): managed, pinned and registered host memory, free memory for
@@ -164,24 +170,31 @@ typedef int CUpointer_attribute;
 enum { CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4 };
 typedef int CUmemPool_attribute;
 
-#define KP_CUDA_MEMORY_FUNCTIONS(X)                                                            \
-  X(cuMemAllocManaged, "cuMemAllocManaged", (CUdeviceptr * dptr, size_t bytes, unsigned flags)) \
-  X(cuMemHostAlloc, "cuMemHostAlloc", (void **p, size_t bytes, unsigned flags))                \
-  X(cuMemFreeHost, "cuMemFreeHost", (void *p))                                                 \
-  X(cuMemHostRegister, "cuMemHostRegister_v2", (void *p, size_t bytes, unsigned flags))        \
-  X(cuMemHostUnregister, "cuMemHostUnregister", (void *p))                                     \
-  X(cuMemGetInfo, "cuMemGetInfo_v2", (size_t * free_bytes, size_t * total_bytes))              \
-  X(cuPointerGetAttribute, "cuPointerGetAttribute",                                            \
+#define KP_CUDA_MEMORY_FUNCTIONS(X)                                                                \
+  X(cuMemAllocManaged, cuMemAllocManaged, (CUdeviceptr * dptr, size_t bytes, unsigned flags))      \
+  X(cuMemHostAlloc, cuMemHostAlloc, (void **p, size_t bytes, unsigned flags))                      \
+  X(cuMemFreeHost, cuMemFreeHost, (void *p))                                                       \
+  X(cuMemHostRegister, cuMemHostRegister_v2, (void *p, size_t bytes, unsigned flags))              \
+  X(cuMemHostUnregister, cuMemHostUnregister, (void *p))                                           \
+  X(cuMemGetInfo, cuMemGetInfo_v2, (size_t * free_bytes, size_t * total_bytes))                    \
+  X(cuPointerGetAttribute, cuPointerGetAttribute,                                                  \
     (void *data, CUpointer_attribute attribute, CUdeviceptr ptr))
 
 /* The stream-ordered allocator (CUDA 11.2+), loaded when the driver has it: cuda_memory.c
  * falls back to cuMemAlloc/cuMemFree without it, so it is not in the list above. */
-#define KP_CUDA_POOL_FUNCTIONS(X)                                                              \
-  X(cuMemAllocAsync, "cuMemAllocAsync", (CUdeviceptr * dptr, size_t bytes, CUstream stream))   \
-  X(cuMemFreeAsync, "cuMemFreeAsync", (CUdeviceptr dptr, CUstream stream))                     \
-  X(cuDeviceGetDefaultMemPool, "cuDeviceGetDefaultMemPool", (CUmemoryPool * pool, CUdevice dev)) \
-  X(cuMemPoolSetAttribute, "cuMemPoolSetAttribute",                                            \
-    (CUmemoryPool pool, CUmemPool_attribute attribute, void *value))                           \
-  X(cuMemPoolTrimTo, "cuMemPoolTrimTo", (CUmemoryPool pool, size_t keep_bytes))
+#define KP_CUDA_POOL_FUNCTIONS(X)                                                                  \
+  X(cuMemAllocAsync, cuMemAllocAsync, (CUdeviceptr * dptr, size_t bytes, CUstream stream))         \
+  X(cuMemFreeAsync, cuMemFreeAsync, (CUdeviceptr dptr, CUstream stream))                           \
+  X(cuDeviceGetDefaultMemPool, cuDeviceGetDefaultMemPool, (CUmemoryPool * pool, CUdevice dev))     \
+  X(cuMemPoolSetAttribute, cuMemPoolSetAttribute,                                                  \
+    (CUmemoryPool pool, CUmemPool_attribute attribute, void *value))                               \
+  X(cuMemPoolTrimTo, cuMemPoolTrimTo, (CUmemoryPool pool, size_t keep_bytes))
+
+/* What the tables expand to. A function pointer member named like cuda.h's macro
+ * ("cuMemAlloc"), the string dlsym looks up ("cuMemAlloc_v2"), and the prototype of the
+ * exported symbol (for a library that defines it: the fake driver). */
+#define KP_CUDA_POINTER(name, symbol, params) CUresult(*name) params;
+#define KP_CUDA_SYMBOL_NAME(symbol) #symbol
+#define KP_CUDA_PROTOTYPE(name, symbol, params) CUresult symbol params;
 
 #endif /* KP_CUDA_DRIVER_H */

@@ -23,13 +23,12 @@
 #include <string.h>
 
 #include "backend/cuda/cuda_backend.h"
+#include "core/alloc_table.h"
 
 /* ---- the pool ---------------------------------------------------------------------------- */
 
 static struct {
-#define KP_DECLARE_FN(name, symbol, params) CUresult (*name) params;
-  KP_CUDA_POOL_FUNCTIONS(KP_DECLARE_FN)
-#undef KP_DECLARE_FN
+  KP_CUDA_POOL_FUNCTIONS(KP_CUDA_POINTER)
 } g_pool_fn;
 static int g_pool_fn_complete; /* every pool entry point was found */
 static pthread_once_t g_pool_fn_once = PTHREAD_ONCE_INIT;
@@ -37,7 +36,7 @@ static pthread_once_t g_pool_fn_once = PTHREAD_ONCE_INIT;
 static void load_pool_functions(void) {
   g_pool_fn_complete = 1;
 #define KP_LOAD_FN(name, symbol, params)                                                       \
-  *(void **)&g_pool_fn.name = dlsym(kp_cu.lib, symbol);                                        \
+  *(void **)&g_pool_fn.name = dlsym(kp_cu.lib, KP_CUDA_SYMBOL_NAME(symbol));                  \
   if (!g_pool_fn.name) g_pool_fn_complete = 0;
   KP_CUDA_POOL_FUNCTIONS(KP_LOAD_FN)
 #undef KP_LOAD_FN

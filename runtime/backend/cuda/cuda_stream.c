@@ -1,5 +1,5 @@
-/* cuda_stream.c — streams and events of the CUDA backend (stream.h), on the driver's
- * CUstream and CUevent.
+/* cuda_stream.c — streams and events of the CUDA backend (its stream and event hooks), on the
+ * driver's CUstream and CUevent.
  *
  * Streams are created with CU_STREAM_DEFAULT, i.e. blocking: the legacy default stream (the
  * NULL stream: launches without a stream, the synchronous copies of memory.c) waits for them
