@@ -16,7 +16,7 @@ namespace kernplug {
 namespace {
 
 const Primitive Table[] = {
-// Convergent and Const are for the header (tests/header checks its declarations).
+// Convergent, Const: the header's attributes (tests/header checks them).
 #define KP_PRIMITIVE(Name, Class, Slot, Convergent, Const)                     \
   {"kp_dev_" #Name, #Name, PrimitiveClass::Class, Slot},
 #include "abi/primitives.def"
