@@ -31,6 +31,15 @@ extern "C" {
  * says to rebuild them). */
 #define KP_ABI_VERSION 4
 
+/* KP_ABI_VERSION covers the kp_dev_* primitives too: objects call the ones their kernplug.h
+ * declared, which libkernplug_rt (CPU) and the device bitcode (GPU) define. Beside it, the
+ * version that last changed them and a digest of that set (the rows of abi/primitives.def
+ * and the declarations of include/kernplug/detail/primitives.h); the CTest
+ * header.primitives_abi fails until a change to either bumps KP_ABI_VERSION and renews these
+ * two (its message gives the values). */
+#define KP_ABI_PRIMITIVES_VERSION 4
+#define KP_ABI_PRIMITIVES_SHA256 "5327e55f7d323cb76597142e239b1e59c1f1f788378eb5dd74040e4ffb6b0460"
+
 /* kp_param_desc.kind */
 enum {
   KP_PARAM_VALUE = 0,   /* a scalar (or a piece of a struct the host ABI split), by value */

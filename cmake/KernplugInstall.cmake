@@ -1,6 +1,7 @@
-# What `cmake --install` adds for projects that use kernplug, beside the files themselves
-# (kpcc, the plugin, the runtime, kernplug.h and the device bitcode, installed where they are
-# built):
+# What `cmake --install` adds for projects that use kernplug, beside the files installed where
+# they are built (kpcc, the plugin, the runtime and the device bitcode):
+#   <includedir>/kernplug.h   the umbrella header, and under <includedir>/kernplug/ its topic
+#                             headers, short_names.h and detail/ (every .h of include/)
 #   <libdir>/cmake/kernplug/  kernplugConfig.cmake, kernplugConfigVersion.cmake and the exported
 #                             targets kernplug::runtime and kernplug::plugin (find_package)
 #   <libdir>/pkgconfig/kernplug.pc
@@ -15,6 +16,8 @@ get_filename_component(KP_INSTALL_PLUGIN_NAME "${KP_PLUGIN_PATH}" NAME)
 get_filename_component(KP_INSTALL_DEVICE_BC_NAME "${KP_DEVICE_BC}" NAME)
 set(KP_INSTALL_REDUCE_BC_NAME kernplug-reduce.bc)
 
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        FILES_MATCHING PATTERN "*.h")
 install(EXPORT kernplugTargets NAMESPACE kernplug:: FILE kernplugTargets.cmake
         DESTINATION ${KP_INSTALL_CMAKEDIR})
 configure_package_config_file(

@@ -16,7 +16,9 @@ namespace kernplug {
 namespace {
 
 const Primitive Table[] = {
-#define KP_PRIMITIVE(Name, Class, Slot) {"kp_dev_" #Name, #Name, PrimitiveClass::Class, Slot},
+// Convergent, Const: the header's attributes (tests/header checks them).
+#define KP_PRIMITIVE(Name, Class, Slot, Convergent, Const)                     \
+  {"kp_dev_" #Name, #Name, PrimitiveClass::Class, Slot},
 #include "abi/primitives.def"
 };
 

@@ -2,9 +2,12 @@
 # check_out_of_tree.sh — builds examples/out_of_tree against an installed kernplug and runs it.
 #
 #   check_out_of_tree.sh CMAKE BUILD_DIR WORK_DIR EXAMPLE_DIR GENERATOR MAKE_PROGRAM CC LIBDIR
+#                        INCLUDE_DIR
 #
 # 1. cmake --install BUILD_DIR into WORK_DIR/staged, then moves it to WORK_DIR/prefix: every
 #    step below uses the moved prefix, so a path of the install time left anywhere fails.
+#    Every header of INCLUDE_DIR (the source tree's include/: kernplug.h, kernplug/*.h,
+#    kernplug/detail/*.h) must be installed, unchanged, under prefix/include.
 # 2. CMake: configures EXAMPLE_DIR with CMAKE_PREFIX_PATH=prefix (find_package(kernplug)),
 #    checks that the package, the plugin and the runtime come from the prefix, builds, runs
 #    saxpy with KP_BACKEND=cpu.
@@ -13,7 +16,7 @@
 #    only prefix/bin/kpcc is checked (scripts/install-deps.sh installs pkg-config).
 # 4. With gcc on PATH: configuring the example with gcc fails with kernplug's message.
 set -eu
-cmake=$1 build=$2 work=$3 example=$4 generator=$5 make_program=$6 cc=$7 libdir=$8
+cmake=$1 build=$2 work=$3 example=$4 generator=$5 make_program=$6 cc=$7 libdir=$8 include=$9
 
 step() { printf '\n== %s\n' "$*"; }
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
@@ -41,6 +44,12 @@ for f in bin/kpcc include/kernplug.h "$libdir/kernplug.so" "$libdir/kernplug-dev
          "$libdir/cmake/kernplug/kernplugConfig.cmake" "$libdir/pkgconfig/kernplug.pc"; do
   [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
+headers=$(cd "$include" && find . -name '*.h' | sort)
+[ -n "$headers" ] || fail "no headers in $include"
+for h in $headers; do
+  cmp -s "$include/$h" "$prefix/include/$h" || fail "header not installed as it is: include/${h#./}"
+done
+echo "headers installed: $(echo "$headers" | tr "\n" " ")"
 echo "installed into $prefix (moved from $work/staged)"
 
 step "CMake: find_package(kernplug) with CMAKE_PREFIX_PATH=$prefix"

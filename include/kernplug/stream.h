@@ -1,0 +1,59 @@
+/* kernplug/stream.h — streams, events and the asynchronous copies (docs/runtime.md, "Streams
+ * and events").
+ *
+ * A stream is a queue of device work: launches (launch(k, b, t, shared, stream)), the
+ * asynchronous copies below, ufunc_stream/gufunc_stream/kp_reduce_stream and event records
+ * run in the order they were issued to one stream; work on different streams may overlap.
+ * NULL is the default stream, which waits for (and is waited for by) the other streams, as
+ * CUDA's legacy default stream. Events mark a point in a stream: wait for it, ask whether it
+ * has passed, time the work between two of them. On the CPU backend everything runs at once,
+ * in call order, so stream order holds trivially and events measure host time.
+ * The names keep their kp_ prefix (stream_create would be too generic a macro); the
+ * asynchronous copies also have short names, next to copy_to_host.
+ */
+#ifndef KERNPLUG_STREAM_H
+#define KERNPLUG_STREAM_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kp_stream_s *kp_stream; /* NULL is the default stream */
+typedef struct kp_event_s *kp_event;
+
+kp_stream kp_stream_create(void);          /* NULL after an error */
+void kp_stream_destroy(kp_stream stream);  /* queued work still completes; NULL: nothing */
+void kp_stream_synchronize(kp_stream stream); /* waits for the stream's work (NULL: default) */
+
+kp_event kp_event_create(void);            /* timing enabled; NULL after an error */
+void kp_event_destroy(kp_event event);     /* NULL: nothing */
+void kp_event_record(kp_event event, kp_stream stream); /* marks the end of stream's work */
+void kp_event_synchronize(kp_event event); /* waits until the recorded point has passed */
+int kp_event_query(kp_event event);        /* 1 passed (or never recorded), 0 pending, -1 error */
+/* Milliseconds between two recorded events (waits for both first); NaN after an error. */
+float kp_event_elapsed_ms(kp_event start, kp_event end);
+
+/* Copies queued on `stream`; they return at once on a GPU when the host memory is pinned
+ * (pinned_array, kp_register), otherwise CUDA copies synchronously with the host. The host
+ * memory must stay valid until the stream has finished the copy. */
+void kp_copy_to_device_async_bytes(void *device_ptr, const void *host, size_t bytes,
+                                   kp_stream stream);
+void kp_copy_to_host_async_bytes(void *host, const void *device_ptr, size_t bytes,
+                                 kp_stream stream);
+/* Element counts, checked like kp_copy_to_host_elems. */
+void kp_copy_to_device_async_elems(void *device_ptr, const void *host, size_t count,
+                                   size_t elem_size, kp_stream stream);
+void kp_copy_to_host_async_elems(void *host, const void *device_ptr, size_t count,
+                                 size_t elem_size, kp_stream stream);
+#define kp_copy_to_device_async(d, host, n, stream)                                            \
+  kp_copy_to_device_async_elems((d), (host), (size_t)(n), sizeof *(host), (stream))
+#define kp_copy_to_host_async(host, d, n, stream)                                              \
+  kp_copy_to_host_async_elems((host), (d), (size_t)(n), sizeof *(host), (stream))
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KERNPLUG_STREAM_H */

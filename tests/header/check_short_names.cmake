@@ -1,0 +1,48 @@
+# check_short_names.cmake — every macro of kernplug/short_names.h is an alias of a kp_ name,
+# kernplug.h defines all of them by default and none of them with KP_NO_SHORT_NAMES.
+#
+#   cmake -DCC=<compiler> -DSOURCE_DIR=<repo> -DWORK=<dir> -P check_short_names.cmake
+cmake_minimum_required(VERSION 3.20)
+
+set(include ${SOURCE_DIR}/include)
+file(STRINGS ${include}/kernplug/short_names.h defines REGEX "^#define ")
+set(names "")
+foreach(d IN LISTS defines)
+  if(NOT d MATCHES "^#define ([A-Za-z_][A-Za-z0-9_]*)(\\([^)]*\\))? *(.*)$")
+    message(FATAL_ERROR "short_names.h: cannot read: ${d}")
+  endif()
+  set(name ${CMAKE_MATCH_1})
+  set(body "${CMAKE_MATCH_3}")
+  if(name STREQUAL "KERNPLUG_SHORT_NAMES_H")
+    continue()
+  endif()
+  if(NOT body MATCHES "^kp_")
+    message(FATAL_ERROR "short_names.h: ${name} is not an alias of a kp_ name: ${d}")
+  endif()
+  list(APPEND names ${name})
+endforeach()
+foreach(n grid threadIdx syncthreads atomic_add shfl_sync launch dim3 to_device ufunc)
+  if(NOT n IN_LIST names)
+    message(FATAL_ERROR "short_names.h does not define ${n}: ${names}")
+  endif()
+endforeach()
+
+file(MAKE_DIRECTORY ${WORK})
+set(with "#include \"kernplug.h\"\n")
+set(without "#define KP_NO_SHORT_NAMES\n#include \"kernplug.h\"\n")
+foreach(n IN LISTS names)
+  string(APPEND with "#ifndef ${n}\n#error \"kernplug.h does not define ${n}\"\n#endif\n")
+  string(APPEND without "#ifdef ${n}\n#error \"KP_NO_SHORT_NAMES but ${n} is defined\"\n#endif\n")
+endforeach()
+file(WRITE ${WORK}/with_short_names.c "${with}")
+file(WRITE ${WORK}/without_short_names.c "${without}")
+foreach(tu with_short_names without_short_names)
+  execute_process(COMMAND ${CC} -std=c17 -Wall -Wextra -Werror -fsyntax-only -I${include}
+                          ${WORK}/${tu}.c
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${tu}.c:\n${err}")
+  endif()
+endforeach()
+list(LENGTH names count)
+message(STATUS "${count} short names: all defined by default, none with KP_NO_SHORT_NAMES")
