@@ -111,10 +111,11 @@ bool KernelCollector::HandleTopLevelDecl(DeclGroupRef DG) {
 
 void KernelCollector::HandleTranslationUnit(ASTContext &Ctx) {
   Info->MainFile = MainFile;
-  // Kernels first, then the others, each in source order: the IR passes emit
-  // descriptors in this order, and the error about disabled LLVM passes names
-  // the first. Only a definition is collected (once, however often the
-  // function is declared); a kernel defined elsewhere has no code here.
+  // Kernels first, then the others, each in source order: the IR passes take
+  // each role's functions in this order, and the error about disabled LLVM
+  // passes names the first entry (a kernel when there is one). Only a
+  // definition is collected (once, however often the function is declared);
+  // a kernel defined elsewhere has no code here.
   for (bool Kernels : {true, false})
     for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
       const auto *FD = dyn_cast<FunctionDecl>(D);
