@@ -7,7 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "attributes/Attributes.h"
-#include "frontend/DeviceChecks.h"
+#include "frontend/DeviceCodeChecks.h"
+#include "frontend/KernelCollector.h"
 #include "device/DeviceJob.h"
 #include "DevicePass.h"
 #include "Options.h"
@@ -131,11 +132,12 @@ public:
           << (Opts->Libdevice.empty() ? "<none>" : Opts->Libdevice)
           << (Opts->Ptxas.empty() ? "<none>" : Opts->Ptxas)
           << (Opts->DeviceRuntime.empty() ? "<none>" : Opts->DeviceRuntime);
-    std::vector<std::unique_ptr<ASTConsumer>> Checks;
-    Checks.push_back(std::make_unique<DeviceChecksConsumer>(*Opts, Info));
-    Checks.push_back(std::make_unique<UfuncCallChecksConsumer>());
-    Checks.push_back(std::make_unique<PassesDisabledCheck>(CI, Info));
-    return std::make_unique<MultiplexConsumer>(std::move(Checks));
+    std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+    Consumers.push_back(std::make_unique<KernelCollector>(Opts->MainFile, Info));
+    Consumers.push_back(std::make_unique<DeviceCodeChecks>(*Opts));
+    Consumers.push_back(std::make_unique<UfuncCallChecksConsumer>());
+    Consumers.push_back(std::make_unique<PassesDisabledCheck>(CI, Info));
+    return std::make_unique<MultiplexConsumer>(std::move(Consumers));
   }
 
 private:

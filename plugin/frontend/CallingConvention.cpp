@@ -4,22 +4,13 @@
 #include "attributes/Attributes.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/Mangle.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/Diagnostic.h"
 
 using namespace clang;
 
 namespace kernplug {
-
-std::string irNameOf(ASTContext &Ctx, const FunctionDecl *FD) {
-  std::string Name = ASTNameGenerator(Ctx).getName(FD);
-  // In C, clang's code generator (not the AST mangler) prefixes regcall functions.
-  const auto *FT = FD->getType()->getAs<FunctionType>();
-  if (FT && FT->getCallConv() == CC_X86RegCall && FD->getIdentifier() && Name == FD->getName())
-    return (Ctx.getLangOpts().RegCall4 ? "__regcall4__" : "__regcall3__") + Name;
-  return Name;
-}
 
 /// Where the calling convention of FD was written (it lives on the type, not the decl).
 static SourceLocation conventionLoc(const FunctionDecl *FD) {

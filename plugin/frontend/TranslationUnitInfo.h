@@ -1,6 +1,6 @@
-//===- TranslationUnitInfo.h - what the AST checks hand the IR pass -*- C++ -*-===//
+//===- TranslationUnitInfo.h - what the AST hands the IR passes -*- C++ -*-===//
 //
-// Plain data only: the AST may be gone by the time the IR pass runs.
+// Plain data only: the AST may be gone by the time the IR passes run.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KERNPLUG_PLUGIN_TRANSLATIONUNITINFO_H
@@ -37,22 +37,10 @@ struct DeviceFunctionInfo {
   unsigned Line = 0;
 };
 
+/// Everything the IR passes learn from the AST; KernelCollector fills it.
 struct TranslationUnitInfo {
   std::string MainFile;
-  std::vector<DeviceFunctionInfo> Functions;
-
-  const DeviceFunctionInfo *find(const std::string &IRName) const {
-    for (const auto &F : Functions)
-      if (F.IRName == IRName)
-        return &F;
-    return nullptr;
-  }
-  bool hasDeviceCode() const {
-    for (const auto &F : Functions)
-      if (F.TheRole != DeviceFunctionInfo::Reduce)
-        return true;
-    return false;
-  }
+  std::vector<DeviceFunctionInfo> Functions; // kernels, then the others; each in source order
 };
 
 } // namespace kernplug

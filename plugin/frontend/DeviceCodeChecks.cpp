@@ -1,12 +1,12 @@
-//===- DeviceChecks.cpp - what the GPU cannot run, as clang errors -*- C++ -*-===//
+//===- DeviceCodeChecks.cpp - what the GPU cannot run, as clang errors -*- C++ -*-===//
 //
-// Walks the call graph from every kernel, vectorize, reduce and device
-// function through the translation unit and reports, at the offending
+// Walks the call graph from every kernel, vectorize, guvectorize, reduce and
+// device function through the translation unit and reports, at the offending
 // expression, what device code cannot do. A note names the kernel that
 // reaches the function, since the same helper may be fine on the host.
 //
 //===----------------------------------------------------------------------===//
-#include "frontend/DeviceChecks.h"
+#include "frontend/DeviceCodeChecks.h"
 
 #include "attributes/Attributes.h"
 #include "frontend/CallingConvention.h"
@@ -18,7 +18,6 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Builtins.h"
-#include "clang/Frontend/CompilerInstance.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -29,20 +28,6 @@ using namespace clang;
 
 namespace kernplug {
 namespace {
-
-/// Adds the annotation the IR pass looks for to each `shared` variable.
-class SharedMarker : public RecursiveASTVisitor<SharedMarker> {
-public:
-  explicit SharedMarker(ASTContext &Ctx) : Ctx(Ctx) {}
-  bool VisitVarDecl(VarDecl *VD) {
-    if (VD->hasAttr<CUDASharedAttr>() && !findAnnotation(VD, AnnotShared))
-      VD->addAttr(AnnotateAttr::CreateImplicit(Ctx, AnnotShared, nullptr, 0));
-    return true;
-  }
-
-private:
-  ASTContext &Ctx;
-};
 
 bool containsLongDouble(QualType T) {
   T = T.getCanonicalType();
@@ -375,75 +360,12 @@ private:
   CheckState &St;
 };
 
-ParamInfo describeParam(ASTContext &Ctx, StringRef Name, QualType T) {
-  ParamInfo P;
-  P.Name = Name.str();
-  T = T.getCanonicalType();
-  P.Size = T->isIncompleteType() ? 0 : Ctx.getTypeSizeInChars(T).getQuantity();
-  P.Align = T->isIncompleteType() ? 1 : Ctx.getTypeAlignInChars(T).getQuantity();
-  if (const auto *PT = T->getAs<PointerType>()) {
-    P.TheKind = ParamInfo::Pointer;
-    QualType Pointee = PT->getPointeeType();
-    P.PointeeConst = Pointee.isConstQualified();
-    if (!Pointee->isIncompleteType() && !Pointee->isFunctionType())
-      P.ElemSize = Ctx.getTypeSizeInChars(Pointee).getQuantity();
-  } else if (T->isRecordType() || T->isArrayType()) {
-    P.TheKind = ParamInfo::Struct;
-  } else {
-    P.IsFloat = T->isRealFloatingType();
-    P.IsSigned = T->isSignedIntegerOrEnumerationType();
-  }
-  return P;
-}
-
-void recordFunction(ASTContext &Ctx, const FunctionDecl *FD, TranslationUnitInfo &Info) {
-  DeviceFunctionInfo F;
-  F.IRName = irNameOf(Ctx, FD);
-  F.TheRole = isKernel(FD)      ? DeviceFunctionInfo::Kernel
-              : isVectorize(FD) ? DeviceFunctionInfo::Vectorize
-              : isGuvectorize(FD) ? DeviceFunctionInfo::Guvectorize
-                                : DeviceFunctionInfo::Reduce;
-  for (const ParmVarDecl *P : FD->parameters())
-    F.Params.push_back(describeParam(Ctx, P->getName(), P->getType()));
-  F.Result = describeParam(Ctx, "", FD->getReturnType());
-  const AnnotateAttr *A = findAnnotation(FD, AnnotVectorize);
-  if (!A)
-    A = findAnnotation(FD, AnnotGuvectorize); // its one argument is the layout
-  if (A)
-    for (Expr *E : A->args())
-      if (const auto *SL = dyn_cast<StringLiteral>(E->IgnoreParenImpCasts()))
-        F.Signatures.push_back(SL->getString().str());
-  PresumedLoc PL = Ctx.getSourceManager().getPresumedLoc(FD->getLocation());
-  if (PL.isValid()) {
-    F.File = PL.getFilename();
-    F.Line = PL.getLine();
-  }
-  Info.Functions.push_back(std::move(F));
-}
-
 } // namespace
 
-bool DeviceChecksConsumer::HandleTopLevelDecl(DeclGroupRef DG) {
-  // Runs before clang's code generator sees the declaration, so the
-  // annotation reaches the IR of the function's static locals.
-  for (Decl *D : DG) {
-    auto *FD = dyn_cast<FunctionDecl>(D);
-    if (!FD || !FD->doesThisDeclarationHaveABody())
-      continue;
-    SharedMarker(FD->getASTContext()).TraverseDecl(FD);
-    // ufunc()/gufunc() reach a (gu)vectorize function only through the
-    // generated kernels, so clang must emit it even when C code never calls it.
-    if ((isVectorize(FD) || isGuvectorize(FD)) && !FD->hasAttr<UsedAttr>())
-      FD->addAttr(UsedAttr::CreateImplicit(FD->getASTContext()));
-  }
-  return true;
-}
-
-void DeviceChecksConsumer::HandleTranslationUnit(ASTContext &Ctx) {
+void DeviceCodeChecks::HandleTranslationUnit(ASTContext &Ctx) {
   CheckState St(Ctx, Opts);
   // Kernels first, and each wave walked to the end before the next starts, so
   // that notes name a kernel whenever one reaches a helper.
-  std::vector<const FunctionDecl *> Roots;
   for (int Pass = 0; Pass < 2; ++Pass) {
     for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
       const auto *FD = dyn_cast<FunctionDecl>(D);
@@ -454,7 +376,6 @@ void DeviceChecksConsumer::HandleTranslationUnit(ASTContext &Ctx) {
       if (isKernel(FD) && FD->hasAttr<CUDADeviceAttr>())
         St.error(FD->getLocation(), "'%0' cannot be both 'kernel' and 'device'") << nameOf(FD);
       checkCallingConvention(St.Diags, FD);
-      Roots.push_back(FD);
       St.reach(FD, FD);
     }
     while (!St.Work.empty()) {
@@ -479,11 +400,6 @@ void DeviceChecksConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     if (const auto *FD = dyn_cast<FunctionDecl>(D))
       if (isKernel(FD) && !FD->hasBody() && FD == FD->getMostRecentDecl())
         checkKernelDeclaration(FD, St.Diags);
-
-  Info->MainFile = Opts.MainFile;
-  for (const FunctionDecl *FD : Roots)
-    if (isKernel(FD) || isVectorize(FD) || isGuvectorize(FD) || isReduce(FD))
-      recordFunction(Ctx, FD, *Info);
 }
 
 } // namespace kernplug
