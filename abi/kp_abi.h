@@ -80,8 +80,9 @@ enum {
  *                more) __kp_vec_<f>_<k>_first_array (VECTORIZE | _FIRST_ARRAY) reads in0[i]
  *                and takes sj for every other input.
  *   GUVECTORIZE  __kp_guvec_<f>(i64 n, <f's parameters>) with signature the layout (operands,
- *                core dimensions; text e.g. "(i)->()"): for k < n calls f on operand j at pj + k * (product of operand j's
- *                core dimensions), passing the core dimensions as given.
+ *                core dimensions; text e.g. "(i)->()"): for k < n calls f on operand j at
+ *                pj + k * (product of operand j's core dimensions), passing the core
+ *                dimensions as given.
  *   REDUCE       __kp_reduce_<f>(i64 n, const T *in, T *out) with signature types {T} (text
  *                "f32", "i64", ...): launched with a multiple of 32 threads per block, each
  *                block folds one contiguous range of `in` in index order and writes

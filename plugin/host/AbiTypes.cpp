@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "host/AbiTypes.h"
 
+#include "llvm/IR/Module.h"
 #include "llvm/Support/ErrorHandling.h"
 
 #include <cstddef>
@@ -115,6 +116,15 @@ Value *threadRangeElement(IRBuilder<> &B, Value *Range, kp_cpu_thread_range_fiel
                           unsigned D) {
   return B.CreateInBoundsGEP(threadRangeType(B.getContext()), Range,
                              {B.getInt32(0), B.getInt32(F), B.getInt32(D)});
+}
+
+Constant *descriptorString(Module &M, StringRef S, const Twine &Name) {
+  auto *Data = ConstantDataArray::getString(M.getContext(), S);
+  auto *GV = new GlobalVariable(M, Data->getType(), true, GlobalValue::PrivateLinkage, Data,
+                                Name);
+  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  GV->setAlignment(Align(1));
+  return GV;
 }
 
 void reportBadDescriptorField(const char *Name, bool Unset) {

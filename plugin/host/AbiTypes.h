@@ -57,6 +57,9 @@ llvm::StructType *threadRangeType(llvm::LLVMContext &C);
 llvm::Value *threadRangeElement(llvm::IRBuilder<> &B, llvm::Value *Range,
                                 kp_cpu_thread_range_field::Index F, unsigned D);
 
+/// A private NUL-terminated string for a descriptor's `const char *` field.
+llvm::Constant *descriptorString(llvm::Module &M, llvm::StringRef S, const llvm::Twine &Name);
+
 /// Stops the plugin: a descriptor field was left unset or given a value of
 /// another type (a bug in the plugin, never in the user's code).
 [[noreturn]] void reportBadDescriptorField(const char *Name, bool Unset);

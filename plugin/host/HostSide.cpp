@@ -10,17 +10,15 @@
 #include "DevicePass.h"
 
 #include "host/AbiTypes.h"
+#include "host/SignatureDesc.h"
 
 #include "attributes/Attributes.h"
-#include "attributes/Layout.h"
-#include "attributes/Signature.h"
 #include "abi/kp_abi.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <map>
@@ -29,16 +27,6 @@ using namespace llvm;
 
 namespace kernplug {
 namespace {
-
-Constant *cString(Module &M, StringRef S, const Twine &Name) {
-  IRBuilder<> B(M.getContext());
-  auto *Data = ConstantDataArray::getString(M.getContext(), S);
-  auto *GV = new GlobalVariable(M, Data->getType(), true, GlobalValue::PrivateLinkage, Data,
-                                Name);
-  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-  GV->setAlignment(Align(1));
-  return GV;
-}
 
 /// Moves F's body into a new internal function and returns it; F is left a
 /// declaration with the same signature, ready to become the stub.
@@ -129,7 +117,7 @@ Constant *paramTable(Module &M, const KernelEntry &K, const AbiTypes &T) {
   std::vector<Constant *> Rows;
   for (const IRParam &P : K.Params)
     Rows.push_back(DescriptorInit<F>(T.kp_param_desc)
-                       .set(F::name, cString(M, P.Name, "__kp_pname"))
+                       .set(F::name, descriptorString(M, P.Name, "__kp_pname"))
                        .setInt(F::kind, P.Kind)
                        .setInt(F::flags, P.Flags)
                        .setInt(F::size, P.Size)
@@ -140,85 +128,6 @@ Constant *paramTable(Module &M, const KernelEntry &K, const AbiTypes &T) {
   auto *Ty = ArrayType::get(T.kp_param_desc, Rows.size());
   return new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
                             ConstantArray::get(Ty, Rows), "__kp_params." + K.Name);
-}
-
-/// A private constant array of i64 (NULL if empty), for descriptor tables.
-Constant *i64Table(Module &M, ArrayRef<uint64_t> Values, const Twine &Name, const AbiTypes &T) {
-  if (Values.empty())
-    return ConstantPointerNull::get(T.Ptr);
-  auto *Data = ConstantDataArray::get(M.getContext(), Values);
-  return new GlobalVariable(M, Data->getType(), true, GlobalValue::PrivateLinkage, Data, Name);
-}
-
-/// A generated kernel whose own canonical text does not parse: a plugin bug.
-[[noreturn]] void internalError(const std::string &What) {
-  report_fatal_error(Twine("kernplug internal error: ") + What);
-}
-
-/// The element types of a generated kernel's signature text, as KP_ELEM_*
-/// codes: the result and then each input (VECTORIZE), or the one element type
-/// (REDUCE).
-std::vector<uint64_t> signatureTypes(const KernelEntry &K) {
-  std::vector<uint64_t> Codes;
-  if (K.Flags & KP_KERNEL_REDUCE) {
-    ElemType E;
-    if (!parseElemType(K.Signature, E))
-      internalError("reduce kernel '" + K.Name + "' has no element type");
-    Codes.push_back(E.code());
-    return Codes;
-  }
-  Signature S;
-  SignatureError Err;
-  if (!parseSignature(K.Signature, S, Err))
-    internalError("signature '" + K.Signature + "': " + Err.Message);
-  Codes.push_back(S.Result.code());
-  for (const ElemType &P : S.Params)
-    Codes.push_back(P.code());
-  return Codes;
-}
-
-/// The kp_signature_desc of a generated kernel: its canonical text parsed
-/// once more by the grammar that wrote it (attributes/), into the data the
-/// runtime dispatches on.
-Constant *signatureDesc(Module &M, const KernelEntry &K, const AbiTypes &T) {
-  using F = kp_signature_desc_field;
-  DescriptorInit<F> D(T.kp_signature_desc);
-  D.set(F::text, cString(M, K.Signature, "__kp_sig_text"));
-  std::vector<uint64_t> Types, OperandDims;
-  std::vector<int64_t> Dims;
-  std::vector<Constant *> Names;
-  uint64_t Inputs = 0;
-  if (K.Flags & KP_KERNEL_GUVECTORIZE) {
-    Layout L;
-    LayoutError Err;
-    if (!parseLayout(K.Signature, L, Err))
-      internalError("layout '" + K.Signature + "': " + Err.Message);
-    Inputs = L.Inputs.size();
-    for (size_t I = 0; I < L.numOperands(); ++I) {
-      OperandDims.push_back(L.operand(I).Dims.size());
-      for (const CoreDim &Dim : L.operand(I).Dims)
-        Dims.push_back(Dim.Name >= 0 ? Dim.Name : -static_cast<int64_t>(Dim.Fixed));
-    }
-    for (const std::string &N : L.DimNames)
-      Names.push_back(cString(M, N, "__kp_sig_dim"));
-  } else {
-    Types = signatureTypes(K);
-  }
-  D.setInt(F::num_types, Types.size()).set(F::types, i64Table(M, Types, "__kp_sig_types", T));
-  D.setInt(F::num_inputs, Inputs).setInt(F::num_operands, OperandDims.size());
-  D.set(F::operand_dims, i64Table(M, OperandDims, "__kp_sig_operands", T));
-  std::vector<uint64_t> DimBits(Dims.begin(), Dims.end());
-  D.set(F::dims, i64Table(M, DimBits, "__kp_sig_dims", T));
-  D.setInt(F::num_dim_names, Names.size());
-  if (Names.empty()) {
-    D.setNull(F::dim_names);
-  } else {
-    auto *Ty = ArrayType::get(T.Ptr, Names.size());
-    D.set(F::dim_names, new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
-                                           ConstantArray::get(Ty, Names), "__kp_sig_names"));
-  }
-  return new GlobalVariable(M, T.kp_signature_desc, true, GlobalValue::PrivateLinkage, D.get(),
-                            "__kp_sig");
 }
 
 Constant *imageTable(Module &M, const std::vector<DeviceImage> &Images, const AbiTypes &T) {
@@ -350,7 +259,7 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
     }
     using KF = kp_kernel_desc_field;
     DescriptorInit<KF> Row(T.kp_kernel_desc);
-    Row.set(KF::name, cString(M, K.Name, "__kp_kname"))
+    Row.set(KF::name, descriptorString(M, K.Name, "__kp_kname"))
         .set(KF::host_fn, K.HostFn)
         .set(KF::cpu_entry, Tr)
         .set(KF::module, ModuleDesc)
@@ -358,7 +267,7 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
         .setInt(KF::num_params, K.Params.size())
         .set(KF::params, paramTable(M, K, T))
         .setInt(KF::shared_bytes, SharedBytes)
-        .set(KF::file, cString(M, K.File, "__kp_file"))
+        .set(KF::file, descriptorString(M, K.File, "__kp_file"))
         .setInt(KF::line, K.Line)
         .setNull(KF::runtime_data);
     if (Generated) {
@@ -379,7 +288,7 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
   using MF = kp_module_desc_field;
   ModuleDesc->setInitializer(DescriptorInit<MF>(T.kp_module_desc)
                                  .setInt(MF::abi_version, KP_ABI_VERSION)
-                                 .set(MF::source, cString(M, Source, "__kp_source"))
+                                 .set(MF::source, descriptorString(M, Source, "__kp_source"))
                                  .setInt(MF::num_kernels, Kernels.size())
                                  .set(MF::kernels, KernelTable)
                                  .setInt(MF::num_images, Images.size())
