@@ -116,13 +116,13 @@ static kp_error check_size(const kp_kernel_desc *k, const char *fx, const layout
                            const kp_ufunc_arg *a, long long *out) {
   int argno = L->nops + d + 1;
   const kp_param_desc *p = &k->params[argno];
-  if (a->is_array || a->type == KP_TYPE_F32 || a->type == KP_TYPE_F64)
+  if (a->is_array || kp_elem_class_of(a->type) == KP_ELEM_CLASS_FLOAT)
     return kp_fail(KP_ERROR_INVALID_VALUE,
                    "gufunc(%s, ...): argument %d ('%s') is the size of dimension '%s' and "
                    "must be an integer, not %s%s",
                    fx, argno, p->name, L->names[d], a->is_array ? "an array of " : "",
                    kp_type_short_name(a->type));
-  int is_unsigned = a->type >= KP_TYPE_U8 && a->type <= KP_TYPE_U64;
+  int is_unsigned = kp_elem_class_of(a->type) == KP_ELEM_CLASS_UINT;
   long long v = is_unsigned ? (a->v.u > (unsigned long long)LLONG_MAX ? LLONG_MAX
                                                                       : (long long)a->v.u)
                             : a->v.i;
