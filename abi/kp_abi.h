@@ -9,14 +9,21 @@
  * The tables are writable: the runtime keeps its per-module and per-kernel state in the
  * `runtime_data` slots, so the launch path needs no lookup and no allocation.
  *
+ * The structs' fields are rows of abi/descriptors.def, from which both this header and the
+ * plugin's IR types are generated (the plugin checks at compile time that they agree).
+ * Element type codes are the rows of abi/types.def (abi/elem_types.h).
+ *
  * Bump KP_ABI_VERSION whenever a layout or a meaning here changes; the runtime refuses a
  * module built for another version with a message that names the object's source file.
- * Every field is a pointer or a 64-bit integer so that the layout has no padding to get wrong.
+ * Every descriptor field is a pointer or a 64-bit integer so that the layout has no padding
+ * to get wrong.
  */
 #ifndef KP_ABI_H
 #define KP_ABI_H
 
 #include <stdint.h>
+
+#include "elem_types.h" /* beside this file: found whatever the include path */
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,10 +33,12 @@ extern "C" {
  * VECTORIZE kernels index with 32 bits (at most 2^30 elements per launch). 4: every module
  * calls __kp_unregister_module from a global destructor before its memory goes away
  * (dlclose), and the runtime relies on it to keep no pointer into an unloaded library.
- * Earlier versions were never released with a different runtime, so the runtime accepts
+ * 5: the descriptors are generated from abi/descriptors.def, and kp_kernel_desc.signature
+ * points to a kp_signature_desc (type codes, core dimensions) instead of a string the runtime
+ * parsed. Earlier versions were never released with a different runtime, so the runtime accepts
  * only the current one (objects built by an older plugin are refused with a message that
  * says to rebuild them). */
-#define KP_ABI_VERSION 4
+#define KP_ABI_VERSION 5
 
 /* KP_ABI_VERSION covers the kp_dev_* primitives too: objects call the ones their kernplug.h
  * declared, which libkernplug_rt (CPU) and the device bitcode (GPU) define. Beside it, the
@@ -52,14 +61,6 @@ enum {
   KP_PARAM_CONST = 1u << 0 /* pointer to const: the kernel never writes through it */
 };
 
-typedef struct kp_param_desc {
-  const char *name;   /* the C parameter name ("x", or "s.1" for the second piece of s) */
-  uint64_t kind;      /* KP_PARAM_* */
-  uint64_t flags;     /* KP_PARAM_CONST … */
-  uint64_t size;      /* bytes of the IR-level argument (of the struct for BYVAL) */
-  uint64_t elem_size; /* POINTER: bytes of the pointee type (0 if void or incomplete) */
-} kp_param_desc;
-
 /* kp_kernel_desc.flags */
 enum {
   KP_KERNEL_USES_BARRIER = 1u << 0, /* calls syncthreads* (transitively) */
@@ -76,9 +77,10 @@ enum {
   KP_KERNEL_CPU_BLOCK_BARRIERS = 1u << 8
 };
 
-/* Generated kernels, found by the runtime through host_fn (the user's scalar function):
+/* Generated kernels, found by the runtime through host_fn (the user's scalar function), with
+ * what they compute in their kp_signature_desc (abi/descriptors.def):
  *   VECTORIZE    __kp_vec_<f>_<k>(i64 n, R *out, T0 *in0, T0 s0, ..., i32 scalar_mask)
- *                signature "f32(f32,f32)" (canonical short names, one kernel per signature);
+ *                signature types {R, T0, ...}, text "f32(f32,f32)" (one kernel per signature);
  *                out[i] = f(x0, ...) for i < n, xj = sj if bit j of scalar_mask else inj[i].
  *                n <= 2^30 and at most n + blockDim.x threads per launch: the index is 32-bit.
  *                Variants with the same signature and parameters ignore the mask: for calls
@@ -86,27 +88,30 @@ enum {
  *                every inj[i]; for calls whose first input is the only array (two inputs or
  *                more) __kp_vec_<f>_<k>_first_array (VECTORIZE | _FIRST_ARRAY) reads in0[i]
  *                and takes sj for every other input.
- *   GUVECTORIZE  __kp_guvec_<f>(i64 n, <f's parameters>) with signature the layout, e.g.
- *                "(i)->()": for k < n calls f on operand j at pj + k * (product of operand j's
- *                core dimensions), passing the core dimensions as given.
- *   REDUCE       __kp_reduce_<f>(i64 n, const T *in, T *out) with signature the element type
- *                ("f32", "i64", ...): launched with a multiple of 32 threads per block, each
+ *   GUVECTORIZE  __kp_guvec_<f>(i64 n, <f's parameters>) with signature the layout (operands,
+ *                core dimensions; text e.g. "(i)->()"): for k < n calls f on operand j at
+ *                pj + k * (product of operand j's core dimensions), passing the core
+ *                dimensions as given.
+ *   REDUCE       __kp_reduce_<f>(i64 n, const T *in, T *out) with signature types {T} (text
+ *                "f32", "i64", ...): launched with a multiple of 32 threads per block, each
  *                block folds one contiguous range of `in` in index order and writes
- *                out[blockIdx.x] (the geometry is in runtime/device/reduce_template.c and
- *                runtime/ufunc/reduce.c), so f need only be associative. */
+ *                out[blockIdx.x] (the geometry: abi/reduce_geometry.h), so f need only be
+ *                associative. */
 
-typedef struct kp_module_desc kp_module_desc;
+/* The descriptor structs, declared from abi/descriptors.def (the plugin builds its IR types
+ * from the same rows). */
+#define KP_ABI_STRUCT_BEGIN(S) typedef struct S S;
+#define KP_ABI_FIELD(S, Name, Kind, CType)
+#define KP_ABI_ARRAY(S, Name, Kind, CType, N)
+#define KP_ABI_STRUCT_END(S)
+#include "descriptors.def"
+#undef KP_ABI_STRUCT_BEGIN
+#undef KP_ABI_FIELD
+#undef KP_ABI_ARRAY
+#undef KP_ABI_STRUCT_END
 
 /* CPU entry: runs the kernel body once for the calling worker's current thread indices. */
 typedef void (*kp_cpu_entry_fn)(void **args);
-
-/* The threads of the current block (kp_cpu_state.ctaid) a CPU block entry runs: every
- * (x, y, z) with begin[d] <= d < end[d], x fastest. Built by the runtime; the plugin reads
- * it as six i32s. */
-typedef struct kp_cpu_thread_range {
-  uint32_t begin[3];
-  uint32_t end[3];
-} kp_cpu_thread_range;
 
 /* CPU block entry: one loop over the range's threads with the kernel body inlined and the
  * thread indices as loop variables, so that element-wise kernels compile to vectorisable
@@ -114,43 +119,20 @@ typedef struct kp_cpu_thread_range {
  * warp collectives have none (they run as fibers). */
 typedef void (*kp_cpu_block_fn)(void **args, const kp_cpu_thread_range *threads);
 
-typedef struct kp_kernel_desc {
-  const char *name;           /* C name; also the PTX .entry name */
-  const void *host_fn;        /* the stub users call; for generated kernels the user's function */
-  kp_cpu_entry_fn cpu_entry;  /* host copy of the body behind a void** trampoline */
-  kp_module_desc *module;     /* the module this kernel belongs to */
-  uint64_t flags;             /* KP_KERNEL_* */
-  uint64_t num_params;        /* IR-level parameters */
-  const kp_param_desc *params;
-  const char *signature;      /* generated kernels: see above; else NULL */
-  uint64_t shared_bytes;      /* bytes of static `shared` arrays the kernel reaches */
-  const char *file;           /* where the kernel is defined, for messages */
-  uint64_t line;
-  void *runtime_data;         /* owned by the runtime (cached CUfunction, …) */
-  kp_cpu_block_fn cpu_block_entry; /* ABI 2; NULL where the kernel needs fibers */
-} kp_kernel_desc;
+#define KP_ABI_STRUCT_BEGIN(S) struct S {
+#define KP_ABI_FIELD(S, Name, Kind, CType) CType Name;
+#define KP_ABI_ARRAY(S, Name, Kind, CType, N) CType Name[N];
+#define KP_ABI_STRUCT_END(S) };
+#include "descriptors.def"
+#undef KP_ABI_STRUCT_BEGIN
+#undef KP_ABI_FIELD
+#undef KP_ABI_ARRAY
+#undef KP_ABI_STRUCT_END
 
 /* kp_image_desc.kind */
 enum {
   KP_IMAGE_PTX = 0,  /* NUL-terminated PTX text; size counts the NUL */
   KP_IMAGE_CUBIN = 1 /* ELF from ptxas */
-};
-
-typedef struct kp_image_desc {
-  uint64_t kind;     /* KP_IMAGE_* */
-  uint64_t sm;       /* the arch as a number: 75 for sm_75, 90 for sm_90 */
-  const void *data;
-  uint64_t size;
-} kp_image_desc;
-
-struct kp_module_desc {
-  uint64_t abi_version; /* KP_ABI_VERSION */
-  const char *source;   /* the translation unit's main file */
-  uint64_t num_kernels;
-  kp_kernel_desc *kernels;
-  uint64_t num_images;  /* the PTX first, then one cubin per arch */
-  const kp_image_desc *images;
-  void *runtime_data;   /* owned by the runtime (the loaded CUmodule, …) */
 };
 
 /* Called from the module's global constructor. */

@@ -1,13 +1,37 @@
 //===- Signature.cpp - vectorize signature grammar -------------*- C++ -*-===//
 #include "Signature.h"
 
+#include "abi/elem_types.h"
+
 #include <cctype>
 
 namespace kernplug {
 
-std::string ElemType::shortName() const {
-  const char *Prefix = Kind == ElemKind::Int ? "i" : Kind == ElemKind::UInt ? "u" : "f";
-  return Prefix + std::to_string(Bits);
+std::string ElemType::shortName() const { return kp_elem_short_name(code()); }
+
+int ElemType::code() const {
+  int Class = Kind == ElemKind::Int    ? KP_ELEM_CLASS_SINT
+              : Kind == ElemKind::UInt ? KP_ELEM_CLASS_UINT
+                                       : KP_ELEM_CLASS_FLOAT;
+  return kp_elem_of(Class, Bits / 8);
+}
+
+bool ElemType::fromCode(int Code, ElemType &Out) {
+  switch (kp_elem_class_of(Code)) {
+  case KP_ELEM_CLASS_SINT:
+    Out.Kind = ElemKind::Int;
+    break;
+  case KP_ELEM_CLASS_UINT:
+    Out.Kind = ElemKind::UInt;
+    break;
+  case KP_ELEM_CLASS_FLOAT:
+    Out.Kind = ElemKind::Float;
+    break;
+  default:
+    return false;
+  }
+  Out.Bits = static_cast<unsigned>(kp_elem_size(Code) * 8);
+  return true;
 }
 
 std::string Signature::canonical() const {
@@ -18,24 +42,9 @@ std::string Signature::canonical() const {
 }
 
 bool parseElemType(const std::string &Name, ElemType &Out) {
-  struct Entry {
-    const char *Long, *Short;
-    ElemKind Kind;
-    unsigned Bits;
-  };
-  static const Entry Table[] = {
-      {"int8", "i8", ElemKind::Int, 8},       {"int16", "i16", ElemKind::Int, 16},
-      {"int32", "i32", ElemKind::Int, 32},    {"int64", "i64", ElemKind::Int, 64},
-      {"uint8", "u8", ElemKind::UInt, 8},     {"uint16", "u16", ElemKind::UInt, 16},
-      {"uint32", "u32", ElemKind::UInt, 32},  {"uint64", "u64", ElemKind::UInt, 64},
-      {"float32", "f32", ElemKind::Float, 32}, {"float64", "f64", ElemKind::Float, 64},
-  };
-  for (const Entry &E : Table)
-    if (Name == E.Long || Name == E.Short) {
-      Out.Kind = E.Kind;
-      Out.Bits = E.Bits;
-      return true;
-    }
+  for (int Code = 0; Code < KP_ELEM_COUNT; ++Code)
+    if (Name == kp_elem_long_name(Code) || Name == kp_elem_short_name(Code))
+      return ElemType::fromCode(Code, Out);
   return false;
 }
 

@@ -2,7 +2,8 @@
 //
 // Parses Numba-style ufunc signatures such as "float32(float32, int32)" or
 // "f32(f32,i32)". Pure C++ so that both the attribute checks and the IR pass
-// share one definition of the grammar.
+// share one definition of the grammar. The type names, sizes and codes are the
+// rows of abi/types.def.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KERNPLUG_ATTRIBUTES_SIGNATURE_H
@@ -21,6 +22,10 @@ struct ElemType {
 
   /// The short name: i8 … i64, u8 … u64, f32, f64.
   std::string shortName() const;
+  /// The row of abi/types.def: KP_ELEM_* (what descriptors carry), or -1.
+  int code() const;
+  /// The type of a KP_ELEM_* code; false if there is none.
+  static bool fromCode(int Code, ElemType &Out);
   bool operator==(const ElemType &O) const {
     return Kind == O.Kind && Bits == O.Bits;
   }
@@ -39,7 +44,8 @@ struct SignatureError {
   size_t Offset = 0;
 };
 
-/// Parses one element type name (Numba's or the short form); false if unknown.
+/// Parses one element type name (Numba's or the short form: abi/types.def's
+/// Long or Short); false if unknown.
 bool parseElemType(const std::string &Name, ElemType &Out);
 
 /// Parses a whole signature; on failure fills Err and returns false.

@@ -22,6 +22,7 @@
 #include "DevicePass.h"
 #include "Primitives.h"
 #include "cpu/ThreadLoopVersioning.h"
+#include "host/AbiTypes.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/IRBuilder.h"
@@ -216,7 +217,6 @@ BlockEntryFrame beginBlockEntry(Function *Body, Function *BodyClone, const std::
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C);
   auto *IdxTy = ArrayType::get(I32, NumSlots);
-  auto *RangeTy = ArrayType::get(I32, 6); // kp_cpu_thread_range
   BlockEntryFrame Fr;
   Function *F = Fr.F =
       Function::Create(FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false),
@@ -246,8 +246,9 @@ BlockEntryFrame beginBlockEntry(Function *Body, Function *BodyClone, const std::
     Fr.Args.push_back(A.hasByValAttr() ? P : B.CreateLoad(A.getType(), P));
   }
   for (unsigned D = 0; D < 3; ++D) {
-    Fr.Begin[D] = B.CreateLoad(I32, B.CreateConstInBoundsGEP2_32(RangeTy, F->getArg(1), 0, D));
-    Fr.End[D] = B.CreateLoad(I32, B.CreateConstInBoundsGEP2_32(RangeTy, F->getArg(1), 0, 3 + D));
+    using R = kp_cpu_thread_range_field;
+    Fr.Begin[D] = B.CreateLoad(I32, threadRangeElement(B, F->getArg(1), R::begin, D));
+    Fr.End[D] = B.CreateLoad(I32, threadRangeElement(B, F->getArg(1), R::end, D));
     Fr.Ntid[D] = B.CreateLoad(I32, Slot(SlotNtid + D));
   }
   return Fr;
@@ -311,18 +312,17 @@ Function *CpuBlockEntryBuilder::emitLoop(Function *Body, Function *BodyClone,
 
 Function *CpuBlockEntryBuilder::threadEntry(Function *BlockEntry, const std::string &Name) {
   LLVMContext &C = M.getContext();
-  Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C);
-  auto *RangeTy = ArrayType::get(I32, 6);
+  Type *Ptr = PointerType::get(C, 0);
   Function *F = Function::Create(FunctionType::get(Type::getVoidTy(C), {Ptr}, false),
                                  GlobalValue::InternalLinkage, Name + ".kp.cpu", M);
   F->addFnAttr(Attribute::NoUnwind);
   IRBuilder<> B(BasicBlock::Create(C, "entry", F));
-  Value *Range = B.CreateAlloca(RangeTy, nullptr, "kp.range");
+  Value *Range = B.CreateAlloca(threadRangeType(C), nullptr, "kp.range");
   for (unsigned D = 0; D < 3; ++D) {
     Value *Tid = readIndex(B, indexPrimitiveName(SlotTid + D));
-    B.CreateStore(Tid, B.CreateConstInBoundsGEP2_32(RangeTy, Range, 0, D));
-    B.CreateStore(B.CreateAdd(Tid, B.getInt32(1)),
-                  B.CreateConstInBoundsGEP2_32(RangeTy, Range, 0, 3 + D));
+    using R = kp_cpu_thread_range_field;
+    B.CreateStore(Tid, threadRangeElement(B, Range, R::begin, D));
+    B.CreateStore(B.CreateAdd(Tid, B.getInt32(1)), threadRangeElement(B, Range, R::end, D));
   }
   B.CreateCall(BlockEntry, {F->getArg(0), Range});
   B.CreateRetVoid();

@@ -22,6 +22,7 @@
 #include "DevicePass.h"
 
 #include "abi/kp_abi.h"
+#include "attributes/Signature.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
@@ -43,7 +44,7 @@ const char *const HostCopySuffix = ".kp.host";
 
 /// The element type of a reduce function: its short name and template width.
 struct ReduceType {
-  std::string ShortName; // "f32", "u8", …: the descriptor's signature
+  std::string ShortName; // "f32", "u8", …: the descriptor's signature (abi/types.def)
   std::string Width;     // "f32", "i8", …: the template (signed and unsigned share one)
   unsigned Bytes = 0;
 };
@@ -54,9 +55,12 @@ bool reduceTypeOf(const Function &F, const DeviceFunctionInfo &Info, ReduceType 
   FunctionType *FT = F.getFunctionType();
   if (FT->getNumParams() != 2 || FT->getParamType(0) != T || FT->getParamType(1) != T)
     return false;
+  ElemType E;
   if (T->isFloatTy() || T->isDoubleTy()) {
-    Out.Bytes = T->isFloatTy() ? 4 : 8;
-    Out.ShortName = Out.Width = "f" + std::to_string(Out.Bytes * 8);
+    E.Kind = ElemKind::Float;
+    E.Bits = T->isFloatTy() ? 32 : 64;
+    Out.Bytes = E.Bits / 8;
+    Out.ShortName = Out.Width = E.shortName();
     return true;
   }
   // _Bool is i1 in registers and one byte in memory: an unsigned byte.
@@ -64,9 +68,10 @@ bool reduceTypeOf(const Function &F, const DeviceFunctionInfo &Info, ReduceType 
       !T->isIntegerTy(64))
     return false;
   Out.Bytes = T->isIntegerTy(1) ? 1 : T->getIntegerBitWidth() / 8;
-  std::string Bits = std::to_string(Out.Bytes * 8);
-  Out.ShortName = (Info.Result.IsSigned ? "i" : "u") + Bits;
-  Out.Width = "i" + Bits;
+  E.Kind = Info.Result.IsSigned ? ElemKind::Int : ElemKind::UInt;
+  E.Bits = static_cast<unsigned>(Out.Bytes * 8);
+  Out.ShortName = E.shortName();
+  Out.Width = "i" + std::to_string(E.Bits);
   return true;
 }
 

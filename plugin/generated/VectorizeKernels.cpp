@@ -112,7 +112,7 @@ Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info,
                                /*IndexBits=*/32);
 }
 
-uint64_t elemBytes(const ElemType &E) { return E.Bits / 8; }
+uint64_t elemBytes(const ElemType &E) { return kp_elem_size(E.code()); } // abi/types.def
 
 /// The kernel and its descriptor entry; all variants share the parameter table.
 KernelEntry makeEntry(Module &M, Function *F, const DeviceFunctionInfo &VI, const Signature &Sig,

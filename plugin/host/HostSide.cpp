@@ -1,13 +1,16 @@
 //===- HostSide.cpp - stubs, trampolines, descriptors -----------*- C++ -*-===//
 //
-// The IR globals built here mirror abi/kp_abi.h field for field; every
-// field there is a pointer or a 64-bit integer so the layouts agree by
-// construction.
+// The IR globals built here are abi/kp_abi.h's descriptors: their types and
+// field names come from abi/descriptors.def (host/AbiTypes.h), and each
+// initializer is filled by field name.
 //
 //===----------------------------------------------------------------------===//
 #include "cpu/BarrierFission.h"
 #include "cpu/CpuBlockEntry.h"
 #include "DevicePass.h"
+
+#include "host/AbiTypes.h"
+#include "host/SignatureDesc.h"
 
 #include "attributes/Attributes.h"
 #include "abi/kp_abi.h"
@@ -18,35 +21,12 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <map>
+
 using namespace llvm;
 
 namespace kernplug {
 namespace {
-
-struct AbiTypes {
-  PointerType *Ptr;
-  IntegerType *I64;
-  StructType *Param, *Kernel, *Image, *ModuleDesc;
-
-  explicit AbiTypes(LLVMContext &C) {
-    Ptr = PointerType::get(C, 0);
-    I64 = Type::getInt64Ty(C);
-    Param = StructType::get(C, {Ptr, I64, I64, I64, I64});
-    Kernel = StructType::get(C, {Ptr, Ptr, Ptr, Ptr, I64, I64, Ptr, Ptr, I64, Ptr, I64, Ptr, Ptr});
-    Image = StructType::get(C, {I64, I64, Ptr, I64});
-    ModuleDesc = StructType::get(C, {I64, Ptr, I64, Ptr, I64, Ptr, Ptr});
-  }
-};
-
-Constant *cString(Module &M, StringRef S, const Twine &Name) {
-  IRBuilder<> B(M.getContext());
-  auto *Data = ConstantDataArray::getString(M.getContext(), S);
-  auto *GV = new GlobalVariable(M, Data->getType(), true, GlobalValue::PrivateLinkage, Data,
-                                Name);
-  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-  GV->setAlignment(Align(1));
-  return GV;
-}
 
 /// Moves F's body into a new internal function and returns it; F is left a
 /// declaration with the same signature, ready to become the stub.
@@ -133,20 +113,25 @@ void makeStub(Function *F, Constant *Desc, const AbiTypes &T) {
 }
 
 Constant *paramTable(Module &M, const KernelEntry &K, const AbiTypes &T) {
+  using F = kp_param_desc_field;
   std::vector<Constant *> Rows;
   for (const IRParam &P : K.Params)
-    Rows.push_back(ConstantStruct::get(
-        T.Param, {cString(M, P.Name, "__kp_pname"), ConstantInt::get(T.I64, P.Kind),
-                  ConstantInt::get(T.I64, P.Flags), ConstantInt::get(T.I64, P.Size),
-                  ConstantInt::get(T.I64, P.ElemSize)}));
+    Rows.push_back(DescriptorInit<F>(T.kp_param_desc)
+                       .set(F::name, descriptorString(M, P.Name, "__kp_pname"))
+                       .setInt(F::kind, P.Kind)
+                       .setInt(F::flags, P.Flags)
+                       .setInt(F::size, P.Size)
+                       .setInt(F::elem_size, P.ElemSize)
+                       .get());
   if (Rows.empty())
     return ConstantPointerNull::get(T.Ptr);
-  auto *Ty = ArrayType::get(T.Param, Rows.size());
+  auto *Ty = ArrayType::get(T.kp_param_desc, Rows.size());
   return new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
                             ConstantArray::get(Ty, Rows), "__kp_params." + K.Name);
 }
 
 Constant *imageTable(Module &M, const std::vector<DeviceImage> &Images, const AbiTypes &T) {
+  using F = kp_image_desc_field;
   std::vector<Constant *> Rows;
   for (const DeviceImage &I : Images) {
     bool IsPTX = I.Kind == KP_IMAGE_PTX;
@@ -157,11 +142,14 @@ Constant *imageTable(Module &M, const std::vector<DeviceImage> &Images, const Ab
     // Plain text in its own section, so that tools can find the PTX.
     GV->setSection(IsPTX ? ".kp_ptx" : ".kp_cubin");
     GV->setAlignment(Align(IsPTX ? 1 : 8));
-    Rows.push_back(ConstantStruct::get(T.Image, {ConstantInt::get(T.I64, I.Kind),
-                                                 ConstantInt::get(T.I64, I.SM), GV,
-                                                 ConstantInt::get(T.I64, I.Bytes.size())}));
+    Rows.push_back(DescriptorInit<F>(T.kp_image_desc)
+                       .setInt(F::kind, I.Kind)
+                       .setInt(F::sm, I.SM)
+                       .set(F::data, GV)
+                       .setInt(F::size, I.Bytes.size())
+                       .get());
   }
-  auto *Ty = ArrayType::get(T.Image, Rows.size());
+  auto *Ty = ArrayType::get(T.kp_image_desc, Rows.size());
   return new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
                             ConstantArray::get(Ty, Rows), "__kp_images");
 }
@@ -227,11 +215,14 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
     if (auto *Var = dyn_cast<GlobalVariable>(GV))
       Var->setThreadLocal(true);
 
-  auto *KernelsTy = ArrayType::get(T.Kernel, Kernels.size());
+  auto *KernelsTy = ArrayType::get(T.kp_kernel_desc, Kernels.size());
   auto *KernelTable = new GlobalVariable(M, KernelsTy, false, GlobalValue::InternalLinkage,
                                          nullptr, "__kp_kernels");
-  auto *ModuleDesc = new GlobalVariable(M, T.ModuleDesc, false, GlobalValue::InternalLinkage,
-                                        nullptr, "__kp_module");
+  auto *ModuleDesc = new GlobalVariable(M, T.kp_module_desc, false,
+                                        GlobalValue::InternalLinkage, nullptr, "__kp_module");
+  // One kp_signature_desc per distinct signature: a general vectorize kernel and its
+  // variants share theirs.
+  std::map<std::string, Constant *> Signatures;
 
   CpuBlockEntryBuilder BlockEntries(M);
   std::vector<Constant *> Rows;
@@ -266,23 +257,44 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
         K.Fn = nullptr;
       Body->eraseFromParent(); // its clone is the code now; saves host codegen at -O0
     }
-    Rows.push_back(ConstantStruct::get(
-        T.Kernel,
-        {cString(M, K.Name, "__kp_kname"), K.HostFn, Tr, ModuleDesc,
-         ConstantInt::get(T.I64, K.Flags), ConstantInt::get(T.I64, K.Params.size()),
-         paramTable(M, K, T),
-         Generated ? cString(M, K.Signature, "__kp_sig") : ConstantPointerNull::get(T.Ptr),
-         ConstantInt::get(T.I64, SharedBytes), cString(M, K.File, "__kp_file"),
-         ConstantInt::get(T.I64, K.Line), ConstantPointerNull::get(T.Ptr),
-         BlockEntry ? static_cast<Constant *>(BlockEntry) : ConstantPointerNull::get(T.Ptr)}));
+    using KF = kp_kernel_desc_field;
+    DescriptorInit<KF> Row(T.kp_kernel_desc);
+    Row.set(KF::name, descriptorString(M, K.Name, "__kp_kname"))
+        .set(KF::host_fn, K.HostFn)
+        .set(KF::cpu_entry, Tr)
+        .set(KF::module, ModuleDesc)
+        .setInt(KF::flags, K.Flags)
+        .setInt(KF::num_params, K.Params.size())
+        .set(KF::params, paramTable(M, K, T))
+        .setInt(KF::shared_bytes, SharedBytes)
+        .set(KF::file, descriptorString(M, K.File, "__kp_file"))
+        .setInt(KF::line, K.Line)
+        .setNull(KF::runtime_data);
+    if (Generated) {
+      Constant *&Sig = Signatures[K.Signature];
+      if (!Sig)
+        Sig = signatureDesc(M, K, T);
+      Row.set(KF::signature, Sig);
+    } else {
+      Row.setNull(KF::signature);
+    }
+    if (BlockEntry)
+      Row.set(KF::cpu_block_entry, BlockEntry);
+    else
+      Row.setNull(KF::cpu_block_entry);
+    Rows.push_back(Row.get());
   }
   KernelTable->setInitializer(ConstantArray::get(KernelsTy, Rows));
-  ModuleDesc->setInitializer(ConstantStruct::get(
-      T.ModuleDesc,
-      {ConstantInt::get(T.I64, KP_ABI_VERSION), cString(M, Source, "__kp_source"),
-       ConstantInt::get(T.I64, Kernels.size()), KernelTable,
-       ConstantInt::get(T.I64, Images.size()), imageTable(M, Images, T),
-       ConstantPointerNull::get(T.Ptr)}));
+  using MF = kp_module_desc_field;
+  ModuleDesc->setInitializer(DescriptorInit<MF>(T.kp_module_desc)
+                                 .setInt(MF::abi_version, KP_ABI_VERSION)
+                                 .set(MF::source, descriptorString(M, Source, "__kp_source"))
+                                 .setInt(MF::num_kernels, Kernels.size())
+                                 .set(MF::kernels, KernelTable)
+                                 .setInt(MF::num_images, Images.size())
+                                 .set(MF::images, imageTable(M, Images, T))
+                                 .setNull(MF::runtime_data)
+                                 .get());
 
   // Registered from a constructor, unregistered from the matching destructor: at dlclose()
   // the library's descriptors are unmapped, and the runtime must forget them first (ABI 4).

@@ -12,12 +12,9 @@
  * Signed and unsigned types of one width share a template: nothing here depends on the sign
  * (values are only moved, and combined by f).
  *
- * Contract (the runtime, runtime/ufunc/reduce.c, launches accordingly):
- *   - blockDim.x is a multiple of 32 (at most 1024), and every block has elements: with
- *     tiles = ceil(n / (32 * SPAN)) and per = ceil(tiles / (gridDim.x * warps per block)),
- *     gridDim.x = ceil(tiles / (warps per block * per)).
- *   - global warp w folds the contiguous range [w * per * 32 * SPAN, …) of `in` in index
- *     order, so block b folds a contiguous range and out[b] is f folded over it in order.
+ * Contract: the geometry of abi/reduce_geometry.h, which the runtime (runtime/ufunc/reduce.c)
+ * launches accordingly: blockDim.x a multiple of KP_REDUCE_WARP, every block has elements,
+ * and global warp w folds the contiguous range [w * per * TILE, …) of `in` in index order.
  * Because ranges are contiguous and every combination keeps left operands left, f needs to be
  * associative but not commutative.
  */
@@ -25,21 +22,19 @@
 
 #define KP_NO_SHORT_NAMES
 #include "kernplug.h"
+#include "reduce_geometry.h" /* abi/ */
 
-/* Each lane folds SPAN consecutive elements per step: 32 bytes, so that a warp step reads
- * 1 KiB of consecutive memory and the shuffle tree runs once per 1 KiB. */
-#define KP_REDUCE_SPAN(T) ((long long)(32 / sizeof(T)))
 #define KP_FULL_WARP 0xffffffffu
 
 /* Per-warp results of a block. Shared memory on the GPU (the plugin reads the annotation as
  * it reads `shared`); one union for every width, so that linking brings in one array. */
 static union {
-  signed char w8[32];
-  short w16[32];
-  int w32[32];
-  long long w64[32];
-  float f32[32];
-  double f64[32];
+  signed char w8[KP_REDUCE_MAX_WARPS];
+  short w16[KP_REDUCE_MAX_WARPS];
+  int w32[KP_REDUCE_MAX_WARPS];
+  long long w64[KP_REDUCE_MAX_WARPS];
+  float f32[KP_REDUCE_MAX_WARPS];
+  double f64[KP_REDUCE_MAX_WARPS];
 } kp_reduce_partials __attribute__((annotate("kernplug.shared"), aligned(16)));
 
 /* Where this block's warps read: per is the elements each warp folds (whole tiles). */
@@ -51,11 +46,11 @@ typedef struct kp_reduce_geometry {
 
 static inline kp_reduce_geometry kp_reduce_geometry_of(long long n, long long tile) {
   kp_reduce_geometry g;
-  long long tiles = (n + tile - 1) / tile;
-  g.warps = (long long)(kp_dev_ntid_x() / 32);
+  long long tiles = KP_REDUCE_CEIL_DIV(n, tile);
+  g.warps = (long long)(kp_dev_ntid_x() / KP_REDUCE_WARP);
   if (g.warps < 1) g.warps = 1;
   long long all_warps = (long long)kp_dev_nctaid_x() * g.warps;
-  g.per = (tiles + all_warps - 1) / all_warps * tile;
+  g.per = KP_REDUCE_TILES_PER_WARP(tiles, all_warps) * tile;
   g.block_base = (long long)kp_dev_ctaid_x() * g.warps * g.per;
   return g;
 }
@@ -74,7 +69,7 @@ static inline unsigned kp_reduce_groups(long long rest, long long size, unsigned
    * (a multiple of 2d) takes lane l + d's result, which covers the lanes just after its own. \
    * Lanes past `valid` hold no element and are never combined. */                            \
   static inline T kp_reduce_warp_##W(T x, unsigned lane, unsigned valid) {                     \
-    for (unsigned d = 1; d < 32; d <<= 1) {                                                    \
+    for (unsigned d = 1; d < KP_REDUCE_WARP; d <<= 1) {                                        \
       T y = (T)kp_shfl_down_sync(KP_FULL_WARP, x, d);                                          \
       if ((lane & (2 * d - 1)) == 0 && lane + d < valid) x = __kp_reduce_op_##W(x, y);         \
     }                                                                                          \
@@ -83,9 +78,9 @@ static inline unsigned kp_reduce_groups(long long rest, long long size, unsigned
                                                                                                \
   /* One lane's SPAN elements from s, or those before `end` in a partial tile. */              \
   static inline T kp_reduce_lane_##W(const T *in, long long s, long long end, int full) {      \
-    const long long span = KP_REDUCE_SPAN(T);                                                  \
+    const long long span = KP_REDUCE_SPAN(sizeof(T));                                          \
     if (full) { /* all loads first: they merge into vector loads when `in` is aligned */    \
-      T v[KP_REDUCE_SPAN(T)];                                                                  \
+      T v[KP_REDUCE_SPAN(sizeof(T))];                                                          \
       for (long long j = 0; j < span; j++) v[j] = in[s + j];                                   \
       T x = v[0];                                                                              \
       for (long long j = 1; j < span; j++) x = __kp_reduce_op_##W(x, v[j]);                    \
@@ -97,24 +92,25 @@ static inline unsigned kp_reduce_groups(long long rest, long long size, unsigned
   }                                                                                            \
                                                                                                \
   void __kp_reduce_gpu_##W(long long n, const T *in, T *out) {                                 \
-    const long long span = KP_REDUCE_SPAN(T), tile = 32 * span;                                \
+    const long long span = KP_REDUCE_SPAN(sizeof(T)), tile = KP_REDUCE_TILE(sizeof(T));        \
     kp_reduce_geometry g = kp_reduce_geometry_of(n, tile);                                     \
     if (g.block_base >= n) return; /* the runtime never launches such a block */               \
-    unsigned tid = kp_dev_tid_x(), lane = tid & 31, warp = tid >> 5;                           \
+    unsigned tid = kp_dev_tid_x(), lane = tid % KP_REDUCE_WARP, warp = tid / KP_REDUCE_WARP;   \
     long long begin = g.block_base + (long long)warp * g.per;                                  \
     long long end = begin + g.per < n ? begin + g.per : n;                                     \
-    /* 32-byte aligned input (device allocations are): lanes read whole 32-byte pieces. */    \
-    int aligned = ((uintptr_t)in & 31) == 0;                                                   \
+    /* Aligned input (device allocations are): lanes read whole pieces of LANE_BYTES. */     \
+    int aligned = ((uintptr_t)in & (KP_REDUCE_LANE_BYTES - 1)) == 0;                           \
     T acc = 0;                                                                                 \
     for (long long t = begin; t < end; t += tile) { /* the same trip count in every lane */    \
       long long s = t + (long long)lane * span;                                                \
       int full = end - t >= tile;                                                              \
       T x = 0;                                                                                 \
       if (full && aligned)                                                                     \
-        x = kp_reduce_lane_##W((const T *)__builtin_assume_aligned(in + s, 32), 0, 0, 1);      \
+        x = kp_reduce_lane_##W(                                                                \
+            (const T *)__builtin_assume_aligned(in + s, KP_REDUCE_LANE_BYTES), 0, 0, 1);       \
       else if (s < end)                                                                        \
         x = kp_reduce_lane_##W(in, s, end, full);                                              \
-      x = kp_reduce_warp_##W(x, lane, kp_reduce_groups(end - t, span, 32));                    \
+      x = kp_reduce_warp_##W(x, lane, kp_reduce_groups(end - t, span, KP_REDUCE_WARP));        \
       if (lane == 0) acc = t == begin ? x : __kp_reduce_op_##W(acc, x);                        \
     }                                                                                          \
     if (lane == 0 && begin < end) kp_reduce_partials.PARTIALS[warp] = acc;                     \
@@ -132,7 +128,7 @@ static inline unsigned kp_reduce_groups(long long rest, long long size, unsigned
    * independent chains keep the core busy; the other threads have nothing to do. */          \
   void __kp_reduce_cpu_##W(long long n, const T *in, T *out) {                                 \
     if (kp_dev_tid_x() != 0) return;                                                           \
-    kp_reduce_geometry g = kp_reduce_geometry_of(n, 32 * KP_REDUCE_SPAN(T));                   \
+    kp_reduce_geometry g = kp_reduce_geometry_of(n, KP_REDUCE_TILE(sizeof(T)));                \
     long long b = g.block_base, e = b + g.warps * g.per < n ? b + g.warps * g.per : n;         \
     if (b >= e) return;                                                                        \
     long long q = (e - b) / 4;                                                                 \

@@ -20,79 +20,39 @@ enum {
   KP_GUFUNC_WHAT = 192     /* room for an operand's description in messages */
 };
 
-/* A canonical layout ("(m,n),(n)->(m)"): per operand its core dimensions, each the index
- * of a named size (in order of first appearance, as f's size parameters) or a fixed size
- * stored as -size. */
+/* The layout of f's kernel, from its kp_signature_desc: per operand (inputs first) its core
+ * dimensions, each the index of a named size (in order of first appearance, as f's size
+ * parameters) or a fixed size stored as -size. */
 typedef struct layout {
   int nops, nins, nnames;
+  const char *text; /* "(m,n),(n)->(m)", for messages */
   int ndims[KP_GUFUNC_MAX_ARGS];
-  long long dims[KP_GUFUNC_MAX_ARGS][KP_GUFUNC_MAX_CORE];
-  const char *name[KP_GUFUNC_MAX_ARGS];
-  size_t name_len[KP_GUFUNC_MAX_ARGS];
+  const int64_t *dims[KP_GUFUNC_MAX_ARGS];
+  const char *const *names;
 } layout;
 
-static int is_name_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-static int is_digit(char c) { return c >= '0' && c <= '9'; }
-
-/* One core dimension at *pp: a name (index into L's names) or a positive size (-size). */
-static int parse_dim(const char **pp, layout *L, long long *out) {
-  const char *p = *pp;
-  if (is_digit(*p)) {
-    long long v = 0;
-    while (is_digit(*p) && v < INT_MAX) v = v * 10 + (*p++ - '0');
-    if (v < 1 || is_digit(*p)) return 0;
-    *out = -v;
-  } else if (is_name_start(*p)) {
-    const char *s = p;
-    while (is_name_start(*p) || is_digit(*p)) p++;
-    size_t len = (size_t)(p - s);
-    int i = 0;
-    while (i < L->nnames && !(L->name_len[i] == len && memcmp(L->name[i], s, len) == 0)) i++;
-    if (i == L->nnames) {
-      if (L->nnames == KP_GUFUNC_MAX_ARGS) return 0;
-      L->name[i] = s;
-      L->name_len[i] = len;
-      L->nnames++;
-    }
-    *out = i;
-  } else {
-    return 0;
-  }
-  *pp = p;
-  return 1;
-}
-
-/* Parses the plugin's canonical layout; 0 if it is not one. */
-static int parse_layout(const char *s, layout *L) {
+/* Reads the descriptor's layout into L; 0 if it holds none this runtime can use. */
+static int load_layout(const kp_signature_desc *s, layout *L) {
   memset(L, 0, sizeof *L);
-  int outputs = 0;
-  const char *p = s ? s : "";
-  for (;;) {
-    if (*p == '-' && p[1] == '>' && !outputs) {
-      outputs = 1;
-      L->nins = L->nops;
-      p += 2;
-      continue;
-    }
-    if (*p != '(' || L->nops == KP_GUFUNC_MAX_ARGS) return 0;
-    int op = L->nops++;
-    for (p++; *p != ')'; L->ndims[op]++) {
-      if (L->ndims[op] == KP_GUFUNC_MAX_CORE) return 0;
-      if (L->ndims[op] > 0 && *p++ != ',') return 0;
-      if (!parse_dim(&p, L, &L->dims[op][L->ndims[op]])) return 0;
-    }
-    p++;
-    if (*p == ',') {
-      p++;
-      if (*p != '(') return 0;
-    } else if (*p == '\0') {
-      return outputs && L->nops > L->nins;
-    } else if (*p != '-') {
-      return 0;
-    }
+  if (!s || s->num_operands < 1 || s->num_operands > KP_GUFUNC_MAX_ARGS ||
+      s->num_inputs >= s->num_operands || s->num_dim_names > KP_GUFUNC_MAX_ARGS ||
+      !s->operand_dims || (s->num_dim_names && !s->dim_names))
+    return 0;
+  L->nops = (int)s->num_operands;
+  L->nins = (int)s->num_inputs;
+  L->nnames = (int)s->num_dim_names;
+  L->text = s->text ? s->text : "?";
+  L->names = s->dim_names;
+  const int64_t *next = s->dims;
+  for (int j = 0; j < L->nops; j++) {
+    if (s->operand_dims[j] > KP_GUFUNC_MAX_CORE || (s->operand_dims[j] && !next)) return 0;
+    L->ndims[j] = (int)s->operand_dims[j];
+    L->dims[j] = next;
+    for (int d = 0; d < L->ndims[j]; d++)
+      if (next[d] >= L->nnames || next[d] < -(int64_t)INT_MAX) return 0;
+    if (L->ndims[j]) next += L->ndims[j];
   }
+  return 1;
 }
 
 /* Elements of one block of operand j: the product of its core sizes; -1 on overflow. */
@@ -114,14 +74,14 @@ static kp_error find_kernel(const void *f, const char *fx, layout *L, kp_kernel_
   if (!f) return kp_fail(KP_ERROR_INVALID_VALUE, "gufunc(%s, ...): the function is NULL", fx);
   if (kp_registry_find_all(f, KP_KERNEL_GUVECTORIZE, &k, 1) == 0)
     return kp_registry_wrong_kind("gufunc", f, fx, KP_FUNCTION_GUVECTORIZE);
-  int ok = parse_layout(k->signature, L) && k->num_params == (uint64_t)(1 + L->nops + L->nnames);
+  int ok = load_layout(k->signature, L) && k->num_params == (uint64_t)(1 + L->nops + L->nnames);
   for (int j = 0; ok && j < L->nops + L->nnames; j++)
     ok = k->params[1 + j].kind == (j < L->nops ? KP_PARAM_POINTER : KP_PARAM_VALUE);
   if (!ok)
     return kp_fail(KP_ERROR_INTERNAL,
-                   "gufunc(%s, ...): kernel '%s' does not match its layout \"%s\"; rebuild it "
-                   "with the matching plugin",
-                   fx, k->name, k->signature ? k->signature : "(none)");
+                   "gufunc(%s, ...): kernel '%s' does not match the layout in its descriptor; "
+                   "rebuild it with the matching plugin",
+                   fx, k->name);
   *out = k;
   return KP_SUCCESS;
 }
@@ -134,7 +94,7 @@ static kp_error check_operand(const kp_kernel_desc *k, const char *fx, const lay
     return kp_fail(KP_ERROR_INVALID_VALUE,
                    "gufunc(%s, ...): argument %d ('%s', %s %d of layout \"%s\") must be a "
                    "pointer to its elements, not a scalar (%s)",
-                   fx, j + 1, p->name, op_kind(L, j), op_number(L, j), k->signature,
+                   fx, j + 1, p->name, op_kind(L, j), op_number(L, j), L->text,
                    kp_type_short_name(a->type));
   if (kp_type_size(a->type) != p->elem_size)
     return kp_fail(KP_ERROR_INVALID_VALUE,
@@ -146,7 +106,7 @@ static kp_error check_operand(const kp_kernel_desc *k, const char *fx, const lay
     return kp_fail(KP_ERROR_INVALID_VALUE,
                    "gufunc(%s, ...): argument %d ('%s') is output %d of layout \"%s\" but "
                    "points to const %s; gufunc writes it",
-                   fx, j + 1, p->name, op_number(L, j), k->signature,
+                   fx, j + 1, p->name, op_number(L, j), L->text,
                    kp_type_short_name(a->type));
   return KP_SUCCESS;
 }
@@ -156,29 +116,28 @@ static kp_error check_size(const kp_kernel_desc *k, const char *fx, const layout
                            const kp_ufunc_arg *a, long long *out) {
   int argno = L->nops + d + 1;
   const kp_param_desc *p = &k->params[argno];
-  int nlen = (int)L->name_len[d];
-  if (a->is_array || a->type == KP_TYPE_F32 || a->type == KP_TYPE_F64)
+  if (a->is_array || kp_elem_class_of(a->type) == KP_ELEM_CLASS_FLOAT)
     return kp_fail(KP_ERROR_INVALID_VALUE,
-                   "gufunc(%s, ...): argument %d ('%s') is the size of dimension '%.*s' and "
+                   "gufunc(%s, ...): argument %d ('%s') is the size of dimension '%s' and "
                    "must be an integer, not %s%s",
-                   fx, argno, p->name, nlen, L->name[d], a->is_array ? "an array of " : "",
+                   fx, argno, p->name, L->names[d], a->is_array ? "an array of " : "",
                    kp_type_short_name(a->type));
-  int is_unsigned = a->type >= KP_TYPE_U8 && a->type <= KP_TYPE_U64;
+  int is_unsigned = kp_elem_class_of(a->type) == KP_ELEM_CLASS_UINT;
   long long v = is_unsigned ? (a->v.u > (unsigned long long)LLONG_MAX ? LLONG_MAX
                                                                       : (long long)a->v.u)
                             : a->v.i;
   if (v < 0)
     return kp_fail(KP_ERROR_INVALID_VALUE,
-                   "gufunc(%s, ...): argument %d ('%s'), the size of dimension '%.*s', is %lld; "
+                   "gufunc(%s, ...): argument %d ('%s'), the size of dimension '%s', is %lld; "
                    "sizes must not be negative",
-                   fx, argno, p->name, nlen, L->name[d], v);
+                   fx, argno, p->name, L->names[d], v);
   /* The value must survive the parameter's type whatever its signedness. */
   long long max = p->size >= 8 ? LLONG_MAX : (1LL << (8 * p->size - 1)) - 1;
   if (v > max)
     return kp_fail(KP_ERROR_INVALID_VALUE,
-                   "gufunc(%s, ...): argument %d ('%s'), the size of dimension '%.*s', is %lld, "
+                   "gufunc(%s, ...): argument %d ('%s'), the size of dimension '%s', is %lld, "
                    "more than its %llu-byte parameter holds",
-                   fx, argno, p->name, nlen, L->name[d], v, (unsigned long long)p->size);
+                   fx, argno, p->name, L->names[d], v, (unsigned long long)p->size);
   *out = v;
   return KP_SUCCESS;
 }
@@ -210,7 +169,7 @@ static kp_error check_args(const kp_kernel_desc *k, const char *fx, const layout
     return kp_fail(KP_ERROR_INVALID_VALUE,
                    "gufunc(%s, ...): '%s' takes %d arguments after n (a pointer for each of the "
                    "%d operands of layout \"%s\", then %d size%s) but the call passes %d",
-                   fx, fx, L->nops + L->nnames, L->nops, k->signature, L->nnames,
+                   fx, fx, L->nops + L->nnames, L->nops, L->text, L->nnames,
                    L->nnames == 1 ? "" : "s", nargs);
   kp_error err = KP_SUCCESS;
   for (int j = 0; j < L->nops && !err; j++) err = check_operand(k, fx, L, j, &args[j]);

@@ -8,18 +8,15 @@
  * kernel's host copy folds each block's range on one worker with f inlined; on a GPU a
  * host array is copied to the device first.
  *
- * Block geometry — must match kp_reduce_geometry_of() in reduce_template.c: each lane folds
- * SPAN = 32 / sizeof(T) consecutive elements per step, a warp a tile of 32 * SPAN; with W
- * warps per block and `blocks` from the occupancy answer, every warp gets
- * per = ceil(tiles / (blocks * W)) tiles, and only the blocks that then have elements are
- * launched. */
+ * Block geometry: abi/reduce_geometry.h, which the kernels compile too; `blocks` and the
+ * warps per block come from the occupancy answer, and only the blocks that then have elements
+ * are launched. */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "reduce_geometry.h" /* abi/ */
 #include "ufunc/ufunc_common.h"
-
-enum { KP_REDUCE_LANE_BYTES = 32, KP_REDUCE_WARP = 32 };
 
 typedef struct reduce_grid {
   kp_extent blocks, threads;
@@ -27,15 +24,14 @@ typedef struct reduce_grid {
 
 /* The grid for one pass over n elements of `esize` bytes. */
 static reduce_grid grid_for(const kp_kernel_desc *k, long long n, size_t esize) {
-  long long span = KP_REDUCE_LANE_BYTES / (long long)esize;
-  long long tile = KP_REDUCE_WARP * span;
-  long long tiles = (n + tile - 1) / tile;
+  long long tile = KP_REDUCE_TILE((long long)esize);
+  long long tiles = KP_REDUCE_CEIL_DIV(n, tile);
   reduce_grid g;
   /* One lane per (lane's share of a) tile is all the parallelism there is. */
   kp_grid_for(k, tiles * KP_REDUCE_WARP, KP_REDUCE_WARP, &g.blocks, &g.threads);
   long long warps = g.threads.x / KP_REDUCE_WARP;
-  long long per = (tiles + g.blocks.x * warps - 1) / (g.blocks.x * warps);
-  g.blocks.x = (tiles + warps * per - 1) / (warps * per);
+  long long per = KP_REDUCE_TILES_PER_WARP(tiles, g.blocks.x * warps);
+  g.blocks.x = KP_REDUCE_CEIL_DIV(tiles, warps * per);
   return g;
 }
 
@@ -45,13 +41,18 @@ static kp_error find_kernel(const void *f, const char *f_expr, int type, const c
   kp_kernel_desc *k = NULL;
   if (!f || kp_registry_find_all(f, KP_KERNEL_REDUCE, &k, 1) == 0)
     return kp_registry_wrong_kind("kp_reduce", f, f_expr, KP_FUNCTION_REDUCE);
-  const char *sig = k->signature ? k->signature : "";
-  if (kp_type_from_short_name(sig, strlen(sig)) != type)
+  const kp_signature_desc *sig = k->signature;
+  if (!sig || sig->num_types != 1 || kp_type_size((int)sig->types[0]) == 0)
+    return kp_fail(KP_ERROR_INTERNAL,
+                   "%s: kernel '%s' has no element type in its descriptor; rebuild it with the "
+                   "matching plugin",
+                   what, k->name);
+  if (sig->types[0] != (uint64_t)type)
     return kp_fail(KP_ERROR_INVALID_VALUE,
                    "%s: reduce function '%s' (%s:%llu) folds %s values, but argument 'in' is "
                    "an array of %s: pass an array of the function's parameter type",
-                   what, f_expr, k->file ? k->file : "?", (unsigned long long)k->line, sig,
-                   kp_type_short_name(type));
+                   what, f_expr, k->file ? k->file : "?", (unsigned long long)k->line,
+                   kp_type_short_name((int)sig->types[0]), kp_type_short_name(type));
   *out = k;
   return KP_SUCCESS;
 }

@@ -1,11 +1,12 @@
 /* ufunc.c — ufunc(f, n, out, in...): a vectorize function over n elements.
  *
- * The plugin generates one element-wise kernel per signature of f (kp_abi.h: VECTORIZE). A
- * call picks the signature from the element types of its arrays: the output and every array
- * input must have exactly the signature's type; scalars are converted to it. When several
- * signatures accept the arrays, the one whose types also equal the scalars' wins (the first
- * declared on a tie). The plugin rejects at compile time what it can see; this file reports
- * the rest (a function pointer whose target only the run time knows). Host arrays go through
+ * The plugin generates one element-wise kernel per signature of f (kp_abi.h: VECTORIZE), its
+ * types in the descriptor. A call picks the signature from the element types of its arrays:
+ * the output and every array input must have exactly the signature's type; scalars are
+ * converted to it. When several signatures accept the arrays, the one whose types also equal
+ * the scalars' wins (the first declared on a tie). That rule is abi/signature_match.h, which
+ * the plugin applies at compile time to what it can see; this file reports the rest (a
+ * function pointer whose target only the run time knows). Host arrays go through
  * ufunc_common.c's staging; device arrays are used in place.
  *
  * Each signature has a general kernel (kp_abi.h), which tests a mask per operand for broadcast
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "signature_match.h" /* abi/ */
 #include "ufunc/ufunc_common.h"
 
 enum {
@@ -26,58 +28,21 @@ enum {
   KP_UFUNC_LIST = 512     /* room for a list of signatures or argument types in messages */
 };
 
-/* A canonical signature ("f32(f32,i32)") as type codes. */
-typedef struct parsed_sig {
-  int result;
-  int nparams;
-  int params[KP_UFUNC_MAX_ARGS];
-} parsed_sig;
-
-static int parse_sig(const char *s, parsed_sig *out) {
-  if (!s) return 0;
-  const char *open = strchr(s, '(');
-  if (!open || (out->result = kp_type_from_short_name(s, (size_t)(open - s))) < 0) return 0;
-  out->nparams = 0;
-  const char *p = open + 1;
-  if (*p == ')') return p[1] == '\0';
-  for (;;) {
-    size_t len = strcspn(p, ",)");
-    int code = kp_type_from_short_name(p, len);
-    if (code < 0 || out->nparams == KP_UFUNC_MAX_ARGS) return 0;
-    out->params[out->nparams++] = code;
-    p += len;
-    if (*p == ')') return p[1] == '\0';
-    if (*p != ',') return 0;
-    p++;
-  }
-}
-
-static int is_signed_type(int t) { return t >= KP_TYPE_I8 && t <= KP_TYPE_I64; }
-static int is_float_type(int t) { return t == KP_TYPE_F32 || t == KP_TYPE_F64; }
-
 /* Stores the scalar a, converted to type `to` as a C assignment would, at dst. */
 static void convert_scalar(const kp_ufunc_arg *a, int to, void *dst) {
-#define KP_STORE(x)                                                                            \
-  switch (to) {                                                                                \
-  case KP_TYPE_I8: { int8_t t = (int8_t)(x); memcpy(dst, &t, sizeof t); break; }               \
-  case KP_TYPE_I16: { int16_t t = (int16_t)(x); memcpy(dst, &t, sizeof t); break; }            \
-  case KP_TYPE_I32: { int32_t t = (int32_t)(x); memcpy(dst, &t, sizeof t); break; }            \
-  case KP_TYPE_I64: { int64_t t = (int64_t)(x); memcpy(dst, &t, sizeof t); break; }            \
-  case KP_TYPE_U8: { uint8_t t = (uint8_t)(x); memcpy(dst, &t, sizeof t); break; }             \
-  case KP_TYPE_U16: { uint16_t t = (uint16_t)(x); memcpy(dst, &t, sizeof t); break; }          \
-  case KP_TYPE_U32: { uint32_t t = (uint32_t)(x); memcpy(dst, &t, sizeof t); break; }          \
-  case KP_TYPE_U64: { uint64_t t = (uint64_t)(x); memcpy(dst, &t, sizeof t); break; }          \
-  case KP_TYPE_F32: { float t = (float)(x); memcpy(dst, &t, sizeof t); break; }                \
-  default: { double t = (double)(x); memcpy(dst, &t, sizeof t); break; }                       \
+  int from = kp_elem_class_of(a->type);
+  switch (to) {
+#define KP_ELEM_TYPE(Code, Short, Long, CType, Size, Class)                                    \
+  case KP_ELEM_##Code: {                                                                       \
+    CType t = from == KP_ELEM_CLASS_FLOAT  ? (CType)a->v.f                                     \
+              : from == KP_ELEM_CLASS_SINT ? (CType)a->v.i                                     \
+                                           : (CType)a->v.u;                                    \
+    memcpy(dst, &t, sizeof t);                                                                 \
+    break;                                                                                     \
   }
-  if (is_float_type(a->type)) {
-    KP_STORE(a->v.f)
-  } else if (is_signed_type(a->type)) {
-    KP_STORE(a->v.i)
-  } else {
-    KP_STORE(a->v.u)
+#include "types.def"
+#undef KP_ELEM_TYPE
   }
-#undef KP_STORE
 }
 
 /* "f32[], i32, f64[]": how the call's arguments look, for messages. */
@@ -97,66 +62,64 @@ static void describe_sigs(kp_kernel_desc **ks, size_t count, char *buf, size_t s
   buf[0] = '\0';
   for (size_t i = 0; i < count && used < size; i++) {
     int w = snprintf(buf + used, size - used, "%s\"%s\"", i ? ", " : "",
-                     ks[i]->signature ? ks[i]->signature : "?");
+                     ks[i]->signature->text ? ks[i]->signature->text : "?");
     if (w < 0) break;
     used += (size_t)w;
   }
 }
 
-/* How well signature s fits the call: -1 if it cannot take it, else the number of scalars
- * whose type it matches exactly (the tie-breaker). */
-static int fit(const parsed_sig *s, const kp_ufunc_arg *args, int nargs) {
-  if (s->nparams != nargs - 1 || s->result != args[0].type) return -1;
-  int exact = 0;
-  for (int j = 0; j < s->nparams; j++) {
-    const kp_ufunc_arg *a = &args[j + 1];
-    if (a->is_array && a->type != s->params[j]) return -1;
-    if (!a->is_array && a->type == s->params[j]) exact++;
-  }
-  return exact;
+/* The signature of a VECTORIZE kernel, if its descriptor holds a valid one. */
+static const kp_signature_desc *signature_of(const kp_kernel_desc *k) {
+  const kp_signature_desc *s = k->signature;
+  if (!s || s->num_types < 2 || s->num_types > KP_UFUNC_MAX_ARGS || !s->types) return NULL;
+  for (uint64_t j = 0; j < s->num_types; j++)
+    if (kp_type_size((int)s->types[j]) == 0) return NULL;
+  return s;
 }
 
-/* The kernel whose signature fits best, or the reported reason why none does. */
+/* The kernel whose signature the call picks (abi/signature_match.h), or the reported reason
+ * why none fits. */
 static kp_error pick_kernel(const char *fx, kp_kernel_desc **ks, size_t count,
-                            const kp_ufunc_arg *args, int nargs, kp_kernel_desc **out,
-                            parsed_sig *sig) {
-  kp_kernel_desc *best = NULL;
-  int best_fit = -1, arity = -1, arity_differs = 1;
+                            const kp_ufunc_arg *args, int nargs, kp_kernel_desc **out) {
+  const kp_signature_desc *sigs[KP_UFUNC_MAX_KERNELS];
+  int arity = -1, arity_differs = 1;
   for (size_t i = 0; i < count; i++) {
-    parsed_sig s;
-    if (!parse_sig(ks[i]->signature, &s)) {
+    if (!(sigs[i] = signature_of(ks[i])))
       return kp_fail(KP_ERROR_INTERNAL,
-                     "ufunc(%s, ...): kernel '%s' has the malformed signature \"%s\"; rebuild "
-                     "it with the matching plugin",
-                     fx, ks[i]->name, ks[i]->signature ? ks[i]->signature : "(none)");
-    }
-    arity = s.nparams;
-    if (s.nparams == nargs - 1) arity_differs = 0;
-    int f = fit(&s, args, nargs);
-    if (f > best_fit) best = ks[i], best_fit = f, *sig = s;
+                     "ufunc(%s, ...): kernel '%s' has a malformed signature in its descriptor; "
+                     "rebuild it with the matching plugin",
+                     fx, ks[i]->name);
+    arity = (int)sigs[i]->num_types - 1;
+    if (arity == nargs - 1) arity_differs = 0;
   }
-  if ((*out = best)) return KP_SUCCESS;
-  char sigs[KP_UFUNC_LIST], have[KP_UFUNC_LIST];
-  describe_sigs(ks, count, sigs, sizeof sigs);
+  kp_match_arg call[KP_UFUNC_MAX_ARGS];
+  for (int j = 0; j < nargs; j++) call[j] = (kp_match_arg){args[j].type, args[j].is_array};
+  long best = kp_signature_pick(sigs, count, call, (size_t)nargs);
+  if (best >= 0) {
+    *out = ks[best];
+    return KP_SUCCESS;
+  }
+  *out = NULL;
+  char sigs_text[KP_UFUNC_LIST], have[KP_UFUNC_LIST];
+  describe_sigs(ks, count, sigs_text, sizeof sigs_text);
   describe_args(args + 1, nargs - 1, have, sizeof have);
   if (arity_differs)
     return kp_fail(KP_ERROR_INVALID_VALUE,
             "ufunc(%s, ...): '%s' takes %d input%s but the call passes %d after the output "
             "array (declared signatures: %s)",
-            fx, fx, arity, arity == 1 ? "" : "s", nargs - 1, sigs);
+            fx, fx, arity, arity == 1 ? "" : "s", nargs - 1, sigs_text);
   return kp_fail(KP_ERROR_INVALID_VALUE,
             "ufunc(%s, ...): no signature of '%s' matches the argument types: output %s[], "
             "inputs (%s); declared signatures: %s (arrays must have the signature's element "
             "type exactly; scalars are converted)",
-            fx, fx, kp_type_short_name(args[0].type), have, sigs);
+            fx, fx, kp_type_short_name(args[0].type), have, sigs_text);
 }
 
 /* The variant of the general kernel k among f's kernels that has `flag`, or k if none has. */
 static kp_kernel_desc *variant_of(kp_kernel_desc *k, uint64_t flag, kp_kernel_desc **all,
                                   size_t count) {
   for (size_t i = 0; i < count; i++)
-    if ((all[i]->flags & flag) && all[i]->signature && k->signature &&
-        strcmp(all[i]->signature, k->signature) == 0)
+    if ((all[i]->flags & flag) && kp_signature_same_types(all[i]->signature, k->signature))
       return all[i];
   return k;
 }
@@ -165,7 +128,7 @@ static kp_kernel_desc *variant_of(kp_kernel_desc *k, uint64_t flag, kp_kernel_de
  * general kernel of the best signature, or its variant for the call's shape (no scalar
  * input; only the first input an array), which tests no mask. */
 static kp_error resolve(const void *f, const char *fx, long long n, int nargs,
-                        const kp_ufunc_arg *args, kp_kernel_desc **out, parsed_sig *sig) {
+                        const kp_ufunc_arg *args, kp_kernel_desc **out) {
   if (!f) {
     return kp_fail(KP_ERROR_INVALID_VALUE, "ufunc(%s, ...): the function is NULL", fx);
   }
@@ -198,7 +161,7 @@ static kp_error resolve(const void *f, const char *fx, long long n, int nargs,
             "ufunc(%s, ...): the output array is a pointer to const %s; ufunc writes it",
             fx, kp_type_short_name(args[0].type));
   }
-  kp_error err = pick_kernel(fx, ks, count, args, nargs, out, sig);
+  kp_error err = pick_kernel(fx, ks, count, args, nargs, out);
   if (err) return err;
   int arrays = 0; /* array inputs */
   for (int j = 1; j < nargs; j++) arrays += args[j].is_array;
@@ -212,14 +175,18 @@ static kp_error resolve(const void *f, const char *fx, long long n, int nargs,
 KP_EXPORT kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n,
                                  kp_stream stream, int nargs, const kp_ufunc_arg *args) {
   const char *fx = f_expr ? f_expr : "?";
-  parsed_sig sig;
   kp_kernel_desc *k = NULL;
-  kp_error err = resolve(f, fx, n, nargs, args, &k, &sig);
+  kp_error err = resolve(f, fx, n, nargs, args, &k);
   if (err) return err;
   if (n == 0) return KP_SUCCESS;
-  size_t widest = kp_type_size(sig.result);
-  for (int j = 0; j < sig.nparams; j++)
-    if (kp_type_size(sig.params[j]) > widest) widest = kp_type_size(sig.params[j]);
+  /* The picked signature's types: the result's, then one per input. */
+  const int result = (int)k->signature->types[0], nparams = (int)k->signature->num_types - 1;
+  int params[KP_UFUNC_MAX_ARGS];
+  size_t widest = kp_type_size(result);
+  for (int j = 0; j < nparams; j++) {
+    params[j] = (int)k->signature->types[1 + j];
+    if (kp_type_size(params[j]) > widest) widest = kp_type_size(params[j]);
+  }
   if ((unsigned long long)n > SIZE_MAX / widest)
     return kp_fail(KP_ERROR_OUT_OF_MEMORY, "ufunc(%s, %lld, ...): %lld elements do not fit in "
                                             "memory",
@@ -232,24 +199,24 @@ KP_EXPORT kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n,
   char what[KP_UFUNC_MAX_ARGS][160];
   for (int i = 0; i < KP_UFUNC_MAX_ARGS; i++) what[i][0] = '\0';
   int out_shares = -1;
-  for (int j = 0; j < sig.nparams && !err; j++) {
+  for (int j = 0; j < nparams && !err; j++) {
     const kp_ufunc_arg *a = &args[j + 1];
     if (!a->is_array) continue;
     snprintf(what[j + 1], sizeof what[j + 1], "ufunc(%s, ...): input %d ('%s', %lld x %s)", fx,
-             j + 1, k->params[2 + 2 * j].name, n, kp_type_short_name(sig.params[j]));
-    size_t bytes = (size_t)n * kp_type_size(sig.params[j]);
+             j + 1, k->params[2 + 2 * j].name, n, kp_type_short_name(params[j]));
+    size_t bytes = (size_t)n * kp_type_size(params[j]);
     err = kp_operand_stage(&ops[j + 1], a->v.p, bytes, 1, 0, what[j + 1]);
-    if (!err && a->v.p == args[0].v.p && kp_type_size(sig.params[j]) == kp_type_size(sig.result))
+    if (!err && a->v.p == args[0].v.p && kp_type_size(params[j]) == kp_type_size(result))
       out_shares = j + 1;
   }
   snprintf(what[0], sizeof what[0], "ufunc(%s, ...): the output (%lld x %s)", fx, n,
-           kp_type_short_name(sig.result));
+           kp_type_short_name(result));
   if (!err) {
     if (out_shares > 0) {
       ops[out_shares].is_output = 1;
       ops[0].device = ops[out_shares].device;
     } else {
-      err = kp_operand_stage(&ops[0], args[0].v.p, (size_t)n * kp_type_size(sig.result), 0, 1,
+      err = kp_operand_stage(&ops[0], args[0].v.p, (size_t)n * kp_type_size(result), 0, 1,
                              what[0]);
     }
   }
@@ -269,10 +236,10 @@ KP_EXPORT kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n,
     int na = 0;
     kargs[na++] = &count;
     kargs[na++] = &out_ptr;
-    for (int j = 0; j < sig.nparams; j++) {
+    for (int j = 0; j < nparams; j++) {
       const kp_ufunc_arg *a = &args[j + 1];
       if (!a->is_array) {
-        convert_scalar(a, sig.params[j], &scalars[j]);
+        convert_scalar(a, params[j], &scalars[j]);
         mask |= (int32_t)1 << j;
       }
       kargs[na++] = (void *)&in_ptrs[j];
@@ -284,11 +251,11 @@ KP_EXPORT kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n,
     /* One launch per KP_UFUNC_CHUNK elements, each on the arrays from `done` on. */
     for (long long done = 0; done < n && !err; done += KP_UFUNC_CHUNK) {
       count = n - done < KP_UFUNC_CHUNK ? n - done : KP_UFUNC_CHUNK;
-      out_ptr = (char *)ops[0].device + (size_t)done * kp_type_size(sig.result);
-      for (int j = 0; j < sig.nparams; j++)
+      out_ptr = (char *)ops[0].device + (size_t)done * kp_type_size(result);
+      for (int j = 0; j < nparams; j++)
         if (args[j + 1].is_array)
           in_ptrs[j] =
-              (const char *)ops[j + 1].device + (size_t)done * kp_type_size(sig.params[j]);
+              (const char *)ops[j + 1].device + (size_t)done * kp_type_size(params[j]);
       kp_extent blocks, threads;
       kp_grid_for(k, count, 1, &blocks, &threads);
       err = kp_launch_generated(k, blocks, threads, stream, kargs, call);

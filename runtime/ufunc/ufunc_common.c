@@ -3,35 +3,24 @@
  * Generated kernels are launched by the runtime itself, not through launch(): the call
  * (ufunc, gufunc, reduce) knows the element count, so it sizes the grid from the backend's
  * occupancy answer and checks the configuration with the same limits as __kp_launch. */
-#include <string.h>
-
 #include "core/registry.h"
 #include "core/stream.h"
 #include "ufunc/ufunc_common.h"
 
 /* ---- element types ----------------------------------------------------------------------- */
 
-static const struct {
-  const char *name;
-  size_t size;
-} g_types[KP_TYPE_COUNT] = {
-    [KP_TYPE_I8] = {"i8", 1},   [KP_TYPE_I16] = {"i16", 2}, [KP_TYPE_I32] = {"i32", 4},
-    [KP_TYPE_I64] = {"i64", 8}, [KP_TYPE_U8] = {"u8", 1},   [KP_TYPE_U16] = {"u16", 2},
-    [KP_TYPE_U32] = {"u32", 4}, [KP_TYPE_U64] = {"u64", 8}, [KP_TYPE_F32] = {"f32", 4},
-    [KP_TYPE_F64] = {"f64", 8},
-};
+/* The header's kp_type codes are abi/types.def's rows (descriptors carry those codes). */
+#define KP_ELEM_TYPE(Code, Short, Long, CType, Size, Class)                                    \
+  _Static_assert((int)KP_TYPE_##Code == (int)KP_ELEM_##Code,                                   \
+                 "kernplug.h's KP_TYPE_" #Code " is not row " #Code " of abi/types.def");
+#include "types.def"
+#undef KP_ELEM_TYPE
+_Static_assert((int)KP_TYPE_COUNT == (int)KP_ELEM_COUNT, "kernplug.h's kp_type has other rows "
+                                                         "than abi/types.def");
 
-KP_EXPORT const char *kp_type_short_name(int code) {
-  return code >= 0 && code < KP_TYPE_COUNT ? g_types[code].name : "?";
-}
+KP_EXPORT const char *kp_type_short_name(int code) { return kp_elem_short_name(code); }
 
-size_t kp_type_size(int code) { return code >= 0 && code < KP_TYPE_COUNT ? g_types[code].size : 0; }
-
-int kp_type_from_short_name(const char *s, size_t len) {
-  for (int c = 0; c < KP_TYPE_COUNT; c++)
-    if (strlen(g_types[c].name) == len && memcmp(g_types[c].name, s, len) == 0) return c;
-  return -1;
-}
+size_t kp_type_size(int code) { return kp_elem_size(code); }
 
 /* ---- operands ---------------------------------------------------------------------------- */
 

@@ -41,10 +41,9 @@ void kp_grid_for(const kp_kernel_desc *k, long long n, int threads_multiple, kp_
 kp_error kp_launch_generated(kp_kernel_desc *k, kp_extent blocks, kp_extent threads,
                              kp_stream stream, void **args, const char *what);
 
-/* Element type codes shared by the header's argument packing and the signature strings. */
+/* Element type codes: the header's kp_type, which are abi/types.def's KP_ELEM_* (checked in
+ * ufunc_common.c), as in descriptors. */
 const char *kp_type_short_name(int kp_type_code); /* "f32", "i64", ...; "?" if unknown */
-/* The code of a short name ("f32"), of the first `len` characters of s; -1 if unknown. */
-int kp_type_from_short_name(const char *s, size_t len);
 /* Bytes of one element of the type (0 if unknown). */
 size_t kp_type_size(int kp_type_code);
 

@@ -154,24 +154,39 @@ void missing_entry(int *x) {
 
 /* ---- parameter tables ---------------------------------------------------------------------- */
 
-#define PTR(name, esize, fl) {name, KP_PARAM_POINTER, fl, 8, esize}
-#define VAL(name, size) {name, KP_PARAM_VALUE, 0, size, 0}
+#define PARAM(name_, kind_, flags_, size_, elem_size_)                                         \
+  {.name = name_, .kind = kind_, .flags = flags_, .size = size_, .elem_size = elem_size_}
+#define PTR(name_, esize, fl) PARAM(name_, KP_PARAM_POINTER, fl, 8, esize)
+#define VAL(name_, size_) PARAM(name_, KP_PARAM_VALUE, 0, size_, 0)
 static const kp_param_desc foo_params[] = {PTR("in", 4, KP_PARAM_CONST), PTR("out", 4, 0)};
 static const kp_param_desc scale_params[] = {PTR("x", 4, 0), VAL("a", 4), VAL("n", 4)};
 static const kp_param_desc record_params[] = {PTR("out", 4, 0)};
 static const kp_param_desc count_params[] = {PTR("counter", 4, 0), VAL("limit", 4),
                                              PTR("olds", 4, 0), VAL("n", 4)};
 static const kp_param_desc int_out_params[] = {PTR("out", 4, 0)};
-static const kp_param_desc byval_params[] = {{"s", KP_PARAM_BYVAL, 0, sizeof(big_arg), 0},
+static const kp_param_desc byval_params[] = {PARAM("s", KP_PARAM_BYVAL, 0, sizeof(big_arg), 0),
                                              PTR("out", 8, 0)};
 static const kp_param_desc float_x_params[] = {PTR("x", 4, 0)};
 static const kp_param_desc int_x_params[] = {PTR("x", 4, 0)};
 
 /* ---- descriptors ----------------------------------------------------------------------------- */
 
-#define KERNEL_SHARED(name, fn, cpu, flags, params, shared_bytes, line)                        \
-  {name, (const void *)fn, cpu, &hand_module, flags,                                           \
-   sizeof params / sizeof params[0], params, NULL, shared_bytes, __FILE__, line, NULL, NULL}
+/* By field name, as the plugin fills them (abi/descriptors.def); user kernels have no
+ * signature, and these none of the optional entries (runtime_data, cpu_block_entry). */
+#define KERNEL_SHARED(name_, fn, cpu, flags_, params_, shared_bytes_, line_)                   \
+  {.name = name_,                                                                              \
+   .host_fn = (const void *)fn,                                                                \
+   .cpu_entry = cpu,                                                                           \
+   .module = &hand_module,                                                                     \
+   .flags = flags_,                                                                            \
+   .num_params = sizeof params_ / sizeof params_[0],                                           \
+   .params = params_,                                                                          \
+   .signature = NULL,                                                                          \
+   .shared_bytes = shared_bytes_,                                                              \
+   .file = __FILE__,                                                                           \
+   .line = line_,                                                                              \
+   .runtime_data = NULL,                                                                       \
+   .cpu_block_entry = NULL}
 #define KERNEL(name, fn, cpu, flags, params, line)                                             \
   KERNEL_SHARED(name, fn, cpu, flags, params, 0, line)
 
@@ -226,15 +241,22 @@ static const char hand_cubin_sm90[] = "\x7f" "ELF fake cubin arch=sm_90\n" ENTRI
 static const char hand_cubin_sm80[] = "\x7f" "ELF fake cubin arch=sm_80\n" ENTRIES;
 
 static const kp_image_desc hand_images[] = {
-    {KP_IMAGE_PTX, 75, hand_ptx, sizeof hand_ptx},
-    {KP_IMAGE_CUBIN, 80, hand_cubin_sm80, sizeof hand_cubin_sm80 - 1},
-    {KP_IMAGE_CUBIN, 90, hand_cubin_sm90, sizeof hand_cubin_sm90 - 1},
+    {.kind = KP_IMAGE_PTX, .sm = 75, .data = hand_ptx, .size = sizeof hand_ptx},
+    {.kind = KP_IMAGE_CUBIN, .sm = 80, .data = hand_cubin_sm80,
+     .size = sizeof hand_cubin_sm80 - 1},
+    {.kind = KP_IMAGE_CUBIN, .sm = 90, .data = hand_cubin_sm90,
+     .size = sizeof hand_cubin_sm90 - 1},
 };
 
-kp_module_desc hand_module = {KP_ABI_VERSION, __FILE__, HK_NUM_KERNELS, hand_kernels,
-                              sizeof hand_images / sizeof hand_images[0], hand_images, NULL};
+kp_module_desc hand_module = {.abi_version = KP_ABI_VERSION,
+                              .source = __FILE__,
+                              .num_kernels = HK_NUM_KERNELS,
+                              .kernels = hand_kernels,
+                              .num_images = sizeof hand_images / sizeof hand_images[0],
+                              .images = hand_images,
+                              .runtime_data = NULL};
 
-/* ---- registration: the plugin's global constructor and destructor (ABI 4) --------------------- */
+/* ---- registration: the plugin's global constructor and destructor (ABI 4 on) ---------------- */
 
 __attribute__((constructor)) static void register_hand_module(void) {
   __kp_register_module(&hand_module);
