@@ -1,5 +1,6 @@
 //===- DeviceModule.cpp - clone the device closure for NVPTX ----*- C++ -*-===//
 #include "DevicePass.h"
+#include "KernelMetadata.h"
 #include "device/DeviceInstrumentation.h"
 #include "device/IndirectBranches.h"
 #include "Primitives.h"
@@ -258,6 +259,7 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
   ValueToValueMapTy VMap;
   std::unique_ptr<Module> Dev =
       CloneModule(Host, VMap, [&](const GlobalValue *GV) { return All.contains(GV); });
+  eraseKernelMetadata(*Dev); // the host's: it names host functions
   Dev->setModuleIdentifier(Host.getModuleIdentifier() + ".kp-device");
   Dev->setTargetTriple(NVPTXTriple);
   Dev->setDataLayout(NVPTXDataLayout);

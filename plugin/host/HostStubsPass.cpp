@@ -1,0 +1,36 @@
+//===- HostStubsPass.cpp - kernplug-host-stubs -------------------*- C++ -*-===//
+#include "DevicePass.h"
+#include "Diagnostics.h"
+#include "KernelMetadata.h"
+#include "Passes.h"
+#include "device/DeviceJob.h"
+
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace kernplug {
+
+PreservedAnalyses HostStubsPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  TranslationUnitInfo Info = readTranslationUnitInfo(M);
+  if (Info.Functions.empty())
+    return PreservedAnalyses::all();
+  std::vector<KernelEntry> Kernels = readKernelEntries(M);
+  if (!Kernels.empty()) {
+    PendingDevice &Pending = *S.Pending;
+    // Without a device job (this pass alone under opt) the tables get the placeholders of
+    // the images the options ask for.
+    std::vector<DeviceImage> Images =
+        Pending.Job ? Pending.Job->placeholders() : expectedImages(*S.Opts);
+    rewriteHostModule(M, Kernels, Images, Info.MainFile, *S.Opts,
+                      contextReporter(M.getContext()));
+    Pending.ImageTable = M.getNamedGlobal("__kp_images");
+    if (!Pending.FinishScheduled)
+      KernplugFinishPass(S.Pending).run(M, MAM);
+  }
+  removeMarkerAnnotations(M);
+  eraseKernelMetadata(M);
+  return PreservedAnalyses::none();
+}
+
+} // namespace kernplug
