@@ -1,10 +1,12 @@
 //===- Passes.cpp - kernplug's passes in the pass manager -------*- C++ -*-===//
 #include "Passes.h"
+#include "analysis/KernelCallGraph.h"
 #include "cpu/ThreadLoopVersioning.h"
 #include "device/DeviceJob.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -12,6 +14,10 @@ namespace kernplug {
 namespace {
 
 void registerPassNames(PassBuilder &PB, const PassState &S) {
+  PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
+#define MODULE_ANALYSIS(NAME, CREATE) MAM.registerPass([] { return CREATE; });
+#include "PassRegistry.def"
+  });
   PB.registerPipelineParsingCallback(
       [S](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "kernplug-finish")

@@ -88,7 +88,8 @@ public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
-/// Stack probes in every host function the kernels reach (ProbeStacksPass.cpp).
+/// Stack probes in every host function the kernels reach (ProbeStacksPass.cpp says why;
+/// KernelCallGraph.h says which).
 class ProbeStacksPass : public llvm::PassInfoMixin<ProbeStacksPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);

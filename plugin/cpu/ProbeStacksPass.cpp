@@ -8,34 +8,25 @@
 // (and at -O0 it is not inlined into one that probes).
 //
 //===----------------------------------------------------------------------===//
-#include "DevicePass.h"
-#include "KernelMetadata.h"
 #include "Passes.h"
+#include "analysis/KernelCallGraph.h"
 
-#include "llvm/ADT/SetVector.h"
-#include "llvm/IR/InstIterator.h"
-#include "llvm/IR/InstrTypes.h"
-#include "llvm/IR/Module.h"
+#include "llvm/IR/Function.h"
 
 using namespace llvm;
 
 namespace kernplug {
 
-PreservedAnalyses ProbeStacksPass::run(Module &M, ModuleAnalysisManager &) {
-  SetVector<Function *> Reach;
-  for (const KernelEntry &K : readKernelEntries(M))
-    Reach.insert(K.Fn);
-  if (Reach.empty())
+PreservedAnalyses ProbeStacksPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  const KernelCallGraph &Graph = MAM.getResult<KernelCallGraphAnalysis>(M);
+  if (Graph.reached().empty())
     return PreservedAnalyses::all();
-  for (size_t I = 0; I < Reach.size(); ++I)
-    for (Instruction &Inst : instructions(*Reach[I]))
-      if (auto *Call = dyn_cast<CallBase>(&Inst))
-        if (Function *Callee = Call->getCalledFunction(); Callee && !Callee->isDeclaration())
-          Reach.insert(Callee);
-  for (Function *F : Reach)
-    if (!F->isDeclaration() && !F->hasFnAttribute("probe-stack"))
+  for (Function *F : Graph.reached())
+    if (!F->hasFnAttribute("probe-stack"))
       F->addFnAttr("probe-stack", "inline-asm");
-  return PreservedAnalyses::none();
+  PreservedAnalyses PA;
+  PA.preserve<KernelCallGraphAnalysis>(); // attributes only: the calls are the same
+  return PA;
 }
 
 } // namespace kernplug

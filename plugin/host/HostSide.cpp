@@ -8,6 +8,7 @@
 #include "cpu/BarrierFission.h"
 #include "cpu/CpuBlockEntry.h"
 #include "DevicePass.h"
+#include "Diagnostics.h"
 
 #include "attributes/Attributes.h"
 #include "abi/kp_abi.h"
@@ -191,13 +192,15 @@ Function *barrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Body, Kerne
     FissionResult R = buildBarrierBlockEntry(Builder, Body, K.Name);
     if ((Entry = R.Entry)) {
       K.Flags |= KP_KERNEL_CPU_BLOCK_BARRIERS;
-      Report.Note("kernel '" + K.Name + "': barriers split into " + std::to_string(R.Regions) +
-                  " regions on the CPU");
+      remark(*K.HostFn, "BarrierSplit",
+             "kernel '" + K.Name + "': barriers split into " + std::to_string(R.Regions) +
+                 " regions on the CPU");
       return Entry;
     }
     Why = R.WhyNot;
   }
-  Report.Note("kernel '" + K.Name + "': barriers kept on fibers on the CPU: " + Why);
+  remark(*K.HostFn, "BarrierFibers",
+         "kernel '" + K.Name + "': barriers kept on fibers on the CPU: " + Why);
   return nullptr;
 }
 
