@@ -48,6 +48,14 @@ struct IRParam {
   uint64_t ElemSize = 0;
 };
 
+/// How the CPU backend enters a kernel (CpuEntryPolicy.h decides).
+enum class CpuEntryKind {
+  Undecided,
+  BlockLoop, // no barriers: a loop over the block's threads
+  Split,     // barriers: split into loops over the threads between them, where it can be
+  Fibers,    // barriers kept: one fiber per thread
+};
+
 /// A kernel the module provides: a user kernel or a generated ufunc kernel.
 struct KernelEntry {
   std::string Name;                 // IR, PTX and descriptor name
@@ -59,6 +67,8 @@ struct KernelEntry {
   std::vector<IRParam> Params;
   std::string File;
   unsigned Line = 0;
+  CpuEntryKind CpuEntry = CpuEntryKind::Undecided;
+  std::string CpuEntryWhy; // Fibers: why
 };
 
 /// An image embedded into the host object (kp_image_desc).

@@ -45,9 +45,17 @@ void remark(const Function &F, StringRef RemarkName, const Twine &Msg) {
   if (!C.getLLVMRemarkStreamer() &&
       !C.getDiagHandlerPtr()->isPassedOptRemarkEnabled(RemarkPassName))
     return;
-  OptimizationRemark R(RemarkPassName, RemarkName, &F);
-  R << ("kernplug: " + Msg).str();
-  C.diagnose(R);
+  // No DebugLoc: clang places the remark at the function's name, as it does when the
+  // passes have moved the function's DISubprogram to its body (HostSide.cpp).
+  auto Emit = [&](OptimizationRemark R) {
+    R << ("kernplug: " + Msg).str();
+    C.diagnose(R);
+  };
+  if (F.empty())
+    Emit(OptimizationRemark(RemarkPassName, RemarkName, &F));
+  else
+    Emit(OptimizationRemark(RemarkPassName, RemarkName, DiagnosticLocation(),
+                            &F.getEntryBlock()));
 }
 
 } // namespace kernplug

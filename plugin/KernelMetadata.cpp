@@ -50,6 +50,7 @@ public:
     return VAM ? dyn_cast<Function>(VAM->getValue()) : nullptr;
   }
   const MDNode *node() { return cast<MDNode>(next()); }
+  bool more() const { return I < N->getNumOperands(); }
 
 private:
   const Metadata *next() { return N->getOperand(I++).get(); }
@@ -126,8 +127,8 @@ MDTuple *encodeKernel(LLVMContext &C, const KernelEntry &K) {
                    .num(P.Size, 64)
                    .num(P.ElemSize, 64)
                    .get());
-  return TupleWriter(C)
-      .str(K.Name)
+  TupleWriter Entry(C);
+  Entry.str(K.Name)
       .value(K.Fn)
       .value(K.HostFn)
       .flag(K.IsVectorize)
@@ -135,8 +136,10 @@ MDTuple *encodeKernel(LLVMContext &C, const KernelEntry &K) {
       .num(K.Flags, 64)
       .str(K.File)
       .num(K.Line, 32)
-      .add(Params.get())
-      .get();
+      .add(Params.get());
+  if (K.CpuEntry != CpuEntryKind::Undecided)
+    Entry.num(static_cast<unsigned>(K.CpuEntry), 32).str(K.CpuEntryWhy);
+  return Entry.get();
 }
 
 KernelEntry decodeKernel(const MDNode *N) {
@@ -159,6 +162,10 @@ KernelEntry decodeKernel(const MDNode *N) {
     Param.Size = P.num();
     Param.ElemSize = P.num();
     K.Params.push_back(std::move(Param));
+  }
+  if (R.more()) { // written by kernplug-cpu-entry-policy
+    K.CpuEntry = static_cast<CpuEntryKind>(R.num());
+    K.CpuEntryWhy = R.str();
   }
   return K;
 }

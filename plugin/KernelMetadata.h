@@ -15,7 +15,8 @@
 //   !kernplug.kernels = !{K...}
 //     K = !{!"<name>", ptr fn, ptr host fn, i1 vectorize, !"<signature>", i64 flags,
 //           !"<file>", i32 line, !{!{!"<name>", i64 kind, i64 flags, i64 size,
-//           i64 elem size}...}}
+//           i64 elem size}...}[, i32 CPU entry, !"<why>"]}
+//     (the CPU entry, a CpuEntryKind, once kernplug-cpu-entry-policy decided it)
 //
 // eraseKernelMetadata takes all of it out before the object is emitted.
 //

@@ -1,6 +1,7 @@
 //===- Passes.cpp - kernplug's passes in the pass manager -------*- C++ -*-===//
 #include "Passes.h"
 #include "analysis/KernelCallGraph.h"
+#include "cpu/CpuEntryPolicy.h"
 #include "cpu/ThreadLoopVersioning.h"
 #include "device/DeviceJob.h"
 
@@ -51,6 +52,7 @@ void registerKernplugPasses(PassBuilder &PB, const PassState &S) {
     MPM.addPass(GenerateUfuncKernelsPass(S));
     MPM.addPass(ExtractDevicePass(S));
     MPM.addPass(ProbeStacksPass());
+    MPM.addPass(CpuEntryPolicyPass(S));
     MPM.addPass(HostStubsPass(S));
   });
   // Every pipeline clang builds (-O0 to -O3, LTO and ThinLTO pre-link) has this point; the

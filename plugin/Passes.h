@@ -6,7 +6,8 @@
 // `opt -load-pass-plugin kernplug.so -passes=kernplug-<name>` (PassRegistry.def).
 // clang's pipeline runs them in this order at its start:
 //
-//   collect-kernels, generate-ufunc-kernels, extract-device, probe-stacks, host-stubs
+//   collect-kernels, generate-ufunc-kernels, extract-device, probe-stacks,
+//   cpu-entry-policy (cpu/CpuEntryPolicy.h), host-stubs
 //
 // and kernplug-finish at its end (DeviceJob.h), with thread-loop-versioning
 // before the loop vectoriser (ThreadLoopVersioning.h).
@@ -97,7 +98,7 @@ public:
 };
 
 /// The host side of the kernels: launch stubs, CPU entries (block entries,
-/// barrier fission), descriptors with placeholder images and the registration
+/// barrier fission, as kernplug-cpu-entry-policy decided), descriptors with placeholder images and the registration
 /// constructor (HostSide.cpp); then takes the kernplug markers out of the module.
 class HostStubsPass : public llvm::PassInfoMixin<HostStubsPass> {
 public:

@@ -3,6 +3,7 @@
 #include "Diagnostics.h"
 #include "KernelMetadata.h"
 #include "Passes.h"
+#include "cpu/CpuEntryPolicy.h"
 #include "device/DeviceJob.h"
 
 #include "llvm/IR/Module.h"
@@ -16,6 +17,10 @@ PreservedAnalyses HostStubsPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (Info.Functions.empty())
     return PreservedAnalyses::all();
   std::vector<KernelEntry> Kernels = readKernelEntries(M);
+  if (any_of(Kernels, [](const KernelEntry &K) { return K.CpuEntry == CpuEntryKind::Undecided; })) {
+    CpuEntryPolicyPass(S).run(M, MAM); // alone under opt
+    Kernels = readKernelEntries(M);
+  }
   if (!Kernels.empty()) {
     PendingDevice &Pending = *S.Pending;
     // Without a device job (this pass alone under opt) the tables get the placeholders of
