@@ -15,6 +15,7 @@
 #include "frontend/TranslationUnitInfo.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/PassManager.h"
 
 #include <functional>
 #include <memory>
@@ -139,10 +140,12 @@ bool compileDeviceModule(llvm::Module &Dev, const std::vector<std::string> &Kern
 std::vector<DeviceImage> expectedImages(const PluginOptions &Opts);
 
 /// HostSide.cpp: stubs, trampolines, descriptors and the registration
-/// constructor; shared arrays become thread-local for the CPU backend.
+/// constructor; shared arrays become thread-local for the CPU backend. FAM is the
+/// pipeline's, for the barrier split's clean-up (BarrierFission.h).
 void rewriteHostModule(llvm::Module &M, std::vector<KernelEntry> &Kernels,
                        const std::vector<DeviceImage> &Images, const std::string &Source,
-                       const PluginOptions &Opts, const PassReporter &Report);
+                       const PluginOptions &Opts, const PassReporter &Report,
+                       llvm::FunctionAnalysisManager &FAM);
 
 /// Gives a call the calling convention and parameter attributes (byval, signext, …) of its
 /// callee: every call the plugin makes to a user function goes through this.

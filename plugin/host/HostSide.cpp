@@ -182,10 +182,10 @@ uint64_t takeStaticSharedBytes(Function &F) {
 /// where it keeps its fibers; says which in a remark (CpuEntryPolicy.cpp did for
 /// those it gave fibers).
 Function *barrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Body, KernelEntry &K,
-                            const PluginOptions &Opts, const PassReporter &Report) {
+                            FunctionAnalysisManager &FAM) {
   if (K.CpuEntry == CpuEntryKind::Fibers)
     return nullptr;
-  FissionResult R = buildBarrierBlockEntry(Builder, Body, K.Name);
+  FissionResult R = buildBarrierBlockEntry(Builder, Body, K.Name, FAM);
   if (R.Entry) {
     K.Flags |= KP_KERNEL_CPU_BLOCK_BARRIERS;
     remark(*K.HostFn, "BarrierSplit",
@@ -214,7 +214,8 @@ void compileForSize(Function &Body, Function &Tr) {
 
 void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
                        const std::vector<DeviceImage> &Images, const std::string &Source,
-                       const PluginOptions &Opts, const PassReporter &Report) {
+                       const PluginOptions &Opts, const PassReporter &Report,
+                       FunctionAnalysisManager &FAM) {
   LLVMContext &C = M.getContext();
   AbiTypes T(C);
 
@@ -252,7 +253,7 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
     // be, which runs whole blocks only; their per-thread entry is the body, for the fibers
     // that run them otherwise.
     bool Syncs = K.CpuEntry != CpuEntryKind::BlockLoop;
-    Function *BlockEntry = Syncs ? barrierBlockEntry(BlockEntries, Body, K, Opts, Report)
+    Function *BlockEntry = Syncs ? barrierBlockEntry(BlockEntries, Body, K, FAM)
                                  : BlockEntries.build(Body, K.Name);
     Function *Tr = BlockEntry && !Syncs ? BlockEntries.threadEntry(BlockEntry, K.Name)
                                         : makeTrampoline(Body, K.Name, T);

@@ -27,8 +27,10 @@ PreservedAnalyses HostStubsPass::run(Module &M, ModuleAnalysisManager &MAM) {
     // the images the options ask for.
     std::vector<DeviceImage> Images =
         Pending.Job ? Pending.Job->placeholders() : expectedImages(*S.Opts);
+    FunctionAnalysisManager &FAM =
+        MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
     rewriteHostModule(M, Kernels, Images, Info.MainFile, *S.Opts,
-                      contextReporter(M.getContext()));
+                      contextReporter(M.getContext()), FAM);
     Pending.ImageTable = M.getNamedGlobal("__kp_images");
     if (!Pending.FinishScheduled)
       KernplugFinishPass(S.Pending).run(M, MAM);
