@@ -144,7 +144,6 @@ std::vector<DeviceImage> expectedImages(const PluginOptions &Opts);
 /// pipeline's, for the barrier split's clean-up (BarrierFission.h).
 void rewriteHostModule(llvm::Module &M, std::vector<KernelEntry> &Kernels,
                        const std::vector<DeviceImage> &Images, const std::string &Source,
-                       const PluginOptions &Opts, const PassReporter &Report,
                        llvm::FunctionAnalysisManager &FAM);
 
 /// Gives a call the calling convention and parameter attributes (byval, signext, …) of its

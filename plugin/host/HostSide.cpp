@@ -214,7 +214,6 @@ void compileForSize(Function &Body, Function &Tr) {
 
 void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
                        const std::vector<DeviceImage> &Images, const std::string &Source,
-                       const PluginOptions &Opts, const PassReporter &Report,
                        FunctionAnalysisManager &FAM) {
   LLVMContext &C = M.getContext();
   AbiTypes T(C);

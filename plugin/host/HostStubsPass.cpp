@@ -1,6 +1,5 @@
 //===- HostStubsPass.cpp - kernplug-host-stubs -------------------*- C++ -*-===//
 #include "DevicePass.h"
-#include "Diagnostics.h"
 #include "KernelMetadata.h"
 #include "Passes.h"
 #include "cpu/CpuEntryPolicy.h"
@@ -29,8 +28,7 @@ PreservedAnalyses HostStubsPass::run(Module &M, ModuleAnalysisManager &MAM) {
         Pending.Job ? Pending.Job->placeholders() : expectedImages(*S.Opts);
     FunctionAnalysisManager &FAM =
         MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-    rewriteHostModule(M, Kernels, Images, Info.MainFile, *S.Opts,
-                      contextReporter(M.getContext()), FAM);
+    rewriteHostModule(M, Kernels, Images, Info.MainFile, FAM);
     Pending.ImageTable = M.getNamedGlobal("__kp_images");
     if (!Pending.FinishScheduled)
       KernplugFinishPass(S.Pending).run(M, MAM);
