@@ -1,11 +1,11 @@
-//===- DevicePass.h - the module pass that separates device code -*- C++ -*-===//
+//===- DevicePass.h - the steps the passes are made of ----------*- C++ -*-===//
 //
-// Runs at the start of the LLVM pipeline on the host module (at every -O
-// level). It clones the device closure of the kernels into an NVPTX module,
-// starts compiling that to PTX (and cubins) on a second thread (DeviceJob.h),
-// then rewrites the host module: each
-// kernel becomes a launch stub, its body moves behind a void** trampoline for
-// the CPU backend, and a descriptor table is registered from a constructor.
+// The passes (Passes.h) clone the device closure of the kernels into an NVPTX
+// module, start compiling that to PTX (and cubins) on a second thread
+// (DeviceJob.h), then rewrite the host module: each kernel becomes a launch
+// stub, its body moves behind a void** trampoline for the CPU backend, and a
+// descriptor table is registered from a constructor. This header declares the
+// steps they call and the data those steps share.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KERNPLUG_PLUGIN_DEVICEPASS_H
@@ -14,6 +14,7 @@
 #include "Options.h"
 #include "frontend/TranslationUnitInfo.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/IR/PassManager.h"
 
 #include <functional>
@@ -30,7 +31,9 @@ class Module;
 
 namespace kernplug {
 
-/// How the pass reports: errors stop the compilation, notes are for verbose.
+/// How the steps report: errors stop the compilation, notes are remarks (verbose). The
+/// passes make one with contextReporter (Diagnostics.h): all of it goes through
+/// LLVMContext::diagnose.
 struct PassReporter {
   std::function<void(const std::string &)> Error;
   std::function<void(const std::string &)> Note;
@@ -46,6 +49,14 @@ struct IRParam {
   uint64_t ElemSize = 0;
 };
 
+/// How the CPU backend enters a kernel (CpuEntryPolicy.h decides).
+enum class CpuEntryKind {
+  Undecided,
+  BlockLoop, // no barriers: a loop over the block's threads
+  Split,     // barriers: split into loops over the threads between them, where it can be
+  Fibers,    // barriers kept: one fiber per thread
+};
+
 /// A kernel the module provides: a user kernel or a generated ufunc kernel.
 struct KernelEntry {
   std::string Name;                 // IR, PTX and descriptor name
@@ -57,6 +68,8 @@ struct KernelEntry {
   std::vector<IRParam> Params;
   std::string File;
   unsigned Line = 0;
+  CpuEntryKind CpuEntry = CpuEntryKind::Undecided;
+  std::string CpuEntryWhy; // Fibers: why
 };
 
 /// An image embedded into the host object (kp_image_desc).
@@ -64,25 +77,6 @@ struct DeviceImage {
   uint64_t Kind = 0; // KP_IMAGE_*
   unsigned SM = 0;
   std::string Bytes;
-};
-
-struct PendingDevice;
-
-class KernplugPass : public llvm::PassInfoMixin<KernplugPass> {
-public:
-  KernplugPass(std::shared_ptr<const PluginOptions> Opts,
-               std::shared_ptr<const TranslationUnitInfo> Info, PassReporter Report,
-               std::shared_ptr<PendingDevice> Pending)
-      : Opts(std::move(Opts)), Info(std::move(Info)), Report(std::move(Report)),
-        Pending(std::move(Pending)) {}
-  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
-
-private:
-  std::shared_ptr<const PluginOptions> Opts;
-  std::shared_ptr<const TranslationUnitInfo> Info;
-  PassReporter Report;
-  std::shared_ptr<PendingDevice> Pending; // the device job, for KernplugFinishPass
 };
 
 // The steps, each in its own file.
@@ -146,14 +140,19 @@ bool compileDeviceModule(llvm::Module &Dev, const std::vector<std::string> &Kern
 std::vector<DeviceImage> expectedImages(const PluginOptions &Opts);
 
 /// HostSide.cpp: stubs, trampolines, descriptors and the registration
-/// constructor; shared arrays become thread-local for the CPU backend.
+/// constructor; shared arrays become thread-local for the CPU backend. FAM is the
+/// pipeline's, for the barrier split's clean-up (BarrierFission.h).
 void rewriteHostModule(llvm::Module &M, std::vector<KernelEntry> &Kernels,
                        const std::vector<DeviceImage> &Images, const std::string &Source,
-                       const PluginOptions &Opts, const PassReporter &Report);
+                       llvm::FunctionAnalysisManager &FAM);
 
 /// Gives a call the calling convention and parameter attributes (byval, signext, …) of its
 /// callee: every call the plugin makes to a user function goes through this.
 void useCalleeABI(const llvm::Function *Callee, llvm::CallBase *Call);
+
+/// Takes the kernplug.* annotations out of the host object; they only carried
+/// information into the passes.
+void removeMarkerAnnotations(llvm::Module &M);
 
 /// The globals annotated with Name in llvm.global.annotations; with Remove,
 /// those entries are taken out of the table (and the table if it empties).

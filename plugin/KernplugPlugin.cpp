@@ -1,21 +1,24 @@
 //===- KernplugPlugin.cpp - the clang plugin entry point --------*- C++ -*-===//
 //
 // Wires the pieces together: attribute spellings before parsing, the AST
-// checks before clang's code generator, and the device pass at the start of
-// the LLVM pipeline (registered through CodeGenOptions, so -fplugin alone is
-// enough and it runs at -O0 too).
+// checks before clang's code generator, and the passes (Passes.h) in the LLVM
+// pipeline, after the one that writes what the checks found into the module
+// (registered through CodeGenOptions, so -fplugin alone is enough and they run
+// at -O0 too).
 //
 //===----------------------------------------------------------------------===//
 #include "attributes/Attributes.h"
 #include "frontend/DeviceCodeChecks.h"
 #include "frontend/KernelCollector.h"
 #include "device/DeviceJob.h"
-#include "DevicePass.h"
+#include "Diagnostics.h"
+#include "KernelMetadata.h"
 #include "Options.h"
-#include "cpu/ThreadLoopVersioning.h"
+#include "Passes.h"
 #include "frontend/UfuncCallChecks.h"
 
 #include "clang/Basic/CodeGenOptions.h"
+#include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
@@ -50,6 +53,36 @@ private:
   CompilerInstance &CI;
   std::shared_ptr<const TranslationUnitInfo> Info;
 };
+
+/// Hands the AST consumers' findings to the IR passes, as module metadata.
+class WriteKernelMetadataPass : public llvm::PassInfoMixin<WriteKernelMetadataPass> {
+public:
+  explicit WriteKernelMetadataPass(std::shared_ptr<const TranslationUnitInfo> Info)
+      : Info(std::move(Info)) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &) {
+    if (Info->Functions.empty())
+      return llvm::PreservedAnalyses::all(); // no annotations: exactly as without the plugin
+    writeTranslationUnitInfo(M, *Info);
+    return llvm::PreservedAnalyses::none();
+  }
+  static bool isRequired() { return true; }
+
+private:
+  std::shared_ptr<const TranslationUnitInfo> Info;
+};
+
+/// verbose: the passes' remarks (Diagnostics.h) are shown, as -Rpass=kernplug and
+/// -Rremark-backend-plugin would show them.
+void enableRemarks(CompilerInstance &CI) {
+  CodeGenOptions::OptRemark &R = CI.getCodeGenOpts().OptimizationRemark;
+  std::string Pattern = R.Pattern.empty() ? RemarkPassName : R.Pattern + "|" + RemarkPassName;
+  R.Kind = CodeGenOptions::RK_Enabled;
+  R.Regex = std::make_shared<llvm::Regex>(Pattern);
+  R.Pattern = std::move(Pattern);
+  DiagnosticsEngine &D = CI.getDiagnostics();
+  D.setSeverityForGroup(diag::Flavor::Remark, "pass", diag::Severity::Remark);
+  D.setSeverityForGroup(diag::Flavor::Remark, "remark-backend-plugin", diag::Severity::Remark);
+}
 
 class KernplugAction : public PluginASTAction {
 public:
@@ -90,42 +123,18 @@ public:
 
     auto Info = std::make_shared<TranslationUnitInfo>();
     bool Verbose = Opts->Verbose;
-    PassReporter Report{
-        [&D](const std::string &Msg) {
-          D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "kernplug: %0")) << Msg;
-        },
-        [&D, Verbose](const std::string &Msg) {
-          if (Verbose)
-            D.Report(D.getCustomDiagID(DiagnosticsEngine::Remark, "kernplug: %0")) << Msg;
-        },
-        [&D](const std::string &Msg) {
-          // A custom warning has no group, so -Werror would not reach it by itself.
-          D.Report(D.getCustomDiagID(D.getWarningsAsErrors() ? DiagnosticsEngine::Error
-                                                             : DiagnosticsEngine::Warning,
-                                     "kernplug: %0"))
-              << Msg;
-        }};
-    std::shared_ptr<const PluginOptions> PassOpts = Opts;
-    auto Pending = std::make_shared<PendingDevice>();
-    CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
-        [PassOpts, Info, Report, Pending](llvm::PassBuilder &PB) {
-          PB.registerPipelineStartEPCallback([PassOpts, Info, Report, Pending](
-                                                 llvm::ModulePassManager &MPM,
-                                                 llvm::OptimizationLevel) {
-            MPM.addPass(KernplugPass(PassOpts, Info, Report, Pending));
+    if (Verbose)
+      enableRemarks(CI);
+    PassState State{Opts, std::make_shared<PendingDevice>()};
+    CI.getCodeGenOpts().PassBuilderCallbacks.push_back([Info, State](llvm::PassBuilder &PB) {
+      // First at the pipeline's start: the passes after it read the AST's findings from
+      // the module (KernelMetadata.h).
+      PB.registerPipelineStartEPCallback(
+          [Info](llvm::ModulePassManager &MPM, llvm::OptimizationLevel) {
+            MPM.addPass(WriteKernelMetadataPass(Info));
           });
-          // Every pipeline clang builds (-O0 to -O3, LTO and ThinLTO pre-link) has this
-          // point; the device job has run beside the host pipeline until here.
-          PB.registerOptimizerLastEPCallback(
-              [Report, Pending](llvm::ModulePassManager &MPM, llvm::OptimizationLevel) {
-                Pending->FinishScheduled = true;
-                MPM.addPass(KernplugFinishPass(Pending, Report));
-              });
-          PB.registerVectorizerStartEPCallback(
-              [](llvm::FunctionPassManager &FPM, llvm::OptimizationLevel) {
-                FPM.addPass(ThreadLoopVersioningPass());
-              });
-        });
+      registerKernplugPasses(PB, State);
+    });
     if (Verbose)
       D.Report(D.getCustomDiagID(DiagnosticsEngine::Remark,
                                  "kernplug: libdevice '%0', ptxas '%1', device runtime '%2'"))

@@ -9,12 +9,13 @@ set -euo pipefail
 
 # clang-19 also brings clang++-19, libstdc++ headers and binutils; libclang-19-dev and
 # llvm-19-dev the CMake packages and headers the plugin builds against; llvm-19-tools
-# FileCheck for the tests; llc/opt/llvm-link come with llvm-19. pkgconf is Debian 12's
+# FileCheck, not, count and lit (with python3) for the tests; llc/opt/llvm-link come with
+# llvm-19 (opt runs the passes alone in the lit suite, tests/lit.cfg.py). pkgconf is Debian 12's
 # pkg-config, for the test that builds examples/out_of_tree against the installed kernplug.
 # libclang-rt-19-dev: the sanitizer runtimes of clang 19 (the CPU backend's fault handling is
 # tested under -fsanitize=thread).
 packages=(clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libclang-rt-19-dev cmake
-          ninja-build make pkgconf)
+          ninja-build make pkgconf python3)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   # Not Debian: check for the tools and say what is missing; installing is up to the user.

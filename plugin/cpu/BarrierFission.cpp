@@ -34,7 +34,6 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SROA.h"
@@ -107,7 +106,8 @@ uint64_t threadStride(const AllocaInst *Slot, const DataLayout &DL) {
 
 class Fission {
 public:
-  Fission(Function &F) : F(F), Idx(F.getArg(F.arg_size() - 1)) {}
+  Fission(Function &F, FunctionAnalysisManager &FAM)
+      : F(F), FAM(FAM), Idx(F.getArg(F.arg_size() - 1)) {}
 
   /// Splits F in place; false with Why when the kernel must keep its fibers.
   bool prepare(std::string &Why);
@@ -130,6 +130,7 @@ private:
                   BasicBlock *Dispatch);
 
   Function &F;
+  FunctionAnalysisManager &FAM;
   Argument *Idx;
   SmallVector<BasicBlock *, 8> Barriers;       // blocks holding one syncthreads() each
   SmallVector<BasicBlock *, 8> Roots;          // region r's first block: the entry, then
@@ -185,24 +186,16 @@ bool Fission::inlineBarrierCalls(std::string &Why) {
 }
 
 /// SROA, CSE and InstCombine on the clone, so that locals are SSA values (or arrays) before
-/// liveness, and the thread-index reads are recognisable.
+/// liveness, and the thread-index reads are recognisable. Run with the pipeline's analyses,
+/// but not as passes of its pass manager: the clone is scratch the pipeline never sees, and
+/// at -O0 the pipeline's instrumentation would skip it (it is optnone like the kernel).
 void Fission::simplify() {
-  PassBuilder PB;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  FunctionPassManager FPM;
-  FPM.addPass(SROAPass(SROAOptions::PreserveCFG));
-  FPM.addPass(EarlyCSEPass());
+  auto Run = [&](auto &&Pass) { FAM.invalidate(F, Pass.run(F, FAM)); };
+  Run(SROAPass(SROAOptions::PreserveCFG));
+  Run(EarlyCSEPass());
   // Struct-returning index helpers (threadIdx) leave shifts and truncs behind.
-  FPM.addPass(InstCombinePass());
-  FPM.run(F, FAM);
+  Run(InstCombinePass());
+  FAM.clear(F, F.getName()); // split next, then erased: nothing cached may outlive it
 }
 
 bool Fission::checkInstructions(std::string &Why) {
@@ -614,14 +607,14 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
 } // namespace
 
 FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Body,
-                                     const std::string &Name) {
+                                     const std::string &Name, FunctionAnalysisManager &FAM) {
   FissionResult Res;
   Function *Clone = Builder.indexedBody(Body);
   if (!Clone) {
     Res.WhyNot = "an indirect call or a call the CPU rewrite cannot handle";
     return Res;
   }
-  Fission Split(*Clone);
+  Fission Split(*Clone, FAM);
   if (Split.prepare(Res.WhyNot)) {
     Res.Entry = Split.emit(Body, Name);
     if (!Res.Entry)

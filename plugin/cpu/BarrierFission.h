@@ -2,11 +2,9 @@
 #ifndef KERNPLUG_PLUGIN_BARRIERFISSION_H
 #define KERNPLUG_PLUGIN_BARRIERFISSION_H
 
-#include <string>
+#include "llvm/IR/PassManager.h"
 
-namespace llvm {
-class Function;
-} // namespace llvm
+#include <string>
 
 namespace kernplug {
 
@@ -22,9 +20,11 @@ struct FissionResult {
 /// <Name>.kp.cpu_block for a kernel whose barriers are plain syncthreads() in
 /// control flow that is uniform across the block: the body split at its
 /// barriers into regions, each a loop over all the block's threads, so the
-/// entry must be called with whole blocks. Body is left as is.
+/// entry must be called with whole blocks. Body is left as is. FAM is the pipeline's:
+/// the clone is cleaned up with its analyses (SROA, EarlyCSE, InstCombine).
 FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, llvm::Function *Body,
-                                     const std::string &Name);
+                                     const std::string &Name,
+                                     llvm::FunctionAnalysisManager &FAM);
 
 } // namespace kernplug
 

@@ -1,5 +1,6 @@
 //===- DeviceJob.cpp - device code generation beside the host's -*- C++ -*-===//
 #include "device/DeviceJob.h"
+#include "Diagnostics.h"
 #include "device/DeviceInstrumentation.h"
 
 #include "clang/Basic/Stack.h"
@@ -120,6 +121,7 @@ bool DeviceJob::finish(const PassReporter &Report, std::vector<DeviceImage> &Out
 PreservedAnalyses KernplugFinishPass::run(Module &M, ModuleAnalysisManager &) {
   if (!Pending->Job)
     return PreservedAnalyses::all();
+  PassReporter Report = contextReporter(M.getContext());
   std::unique_ptr<DeviceJob> Job = std::move(Pending->Job);
   std::vector<DeviceImage> Images;
   if (!Job->finish(Report, Images))

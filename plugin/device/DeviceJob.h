@@ -12,6 +12,7 @@
 
 #include "DevicePass.h"
 
+#include "llvm/IR/PassManager.h"
 #include "llvm/IR/ValueHandle.h"
 #include "llvm/Support/thread.h"
 
@@ -63,10 +64,10 @@ private:
   llvm::thread Thread;
 };
 
-/// The device job of the translation unit, from KernplugPass to KernplugFinishPass.
+/// The device job of the translation unit, from ExtractDevicePass to KernplugFinishPass.
 struct PendingDevice {
   /// Set when the pipeline was built with KernplugFinishPass in it; without it (a
-  /// pipeline with no OptimizerLast point) KernplugPass finishes the job itself.
+  /// pipeline with no OptimizerLast point) HostStubsPass finishes the job itself.
   bool FinishScheduled = false;
   std::unique_ptr<DeviceJob> Job;
   llvm::WeakTrackingVH ImageTable; // __kp_images, holding the placeholders
@@ -80,14 +81,13 @@ void fillImageTable(llvm::GlobalVariable &Table, const std::vector<DeviceImage> 
 /// the device job and puts its PTX and cubins into the host module.
 class KernplugFinishPass : public llvm::PassInfoMixin<KernplugFinishPass> {
 public:
-  KernplugFinishPass(std::shared_ptr<PendingDevice> Pending, PassReporter Report)
-      : Pending(std::move(Pending)), Report(std::move(Report)) {}
+  explicit KernplugFinishPass(std::shared_ptr<PendingDevice> Pending)
+      : Pending(std::move(Pending)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 
 private:
   std::shared_ptr<PendingDevice> Pending;
-  PassReporter Report;
 };
 
 } // namespace kernplug

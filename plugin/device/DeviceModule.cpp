@@ -1,5 +1,7 @@
 //===- DeviceModule.cpp - clone the device closure for NVPTX ----*- C++ -*-===//
 #include "DevicePass.h"
+#include "Diagnostics.h"
+#include "KernelMetadata.h"
 #include "device/DeviceInstrumentation.h"
 #include "device/IndirectBranches.h"
 #include "Primitives.h"
@@ -210,6 +212,22 @@ void eraseUnusedDeclarations(Module &Dev) {
   }
 }
 
+/// Reports Msg at an instruction of device code (a function of All) that uses GV, directly
+/// or through a constant expression; without one, as a plain error.
+void reportAtUse(const GlobalValue &GV, const Closure &All, const PassReporter &Report,
+                 const std::string &Msg) {
+  SmallVector<const User *, 8> Users(GV.users());
+  while (!Users.empty()) {
+    const User *U = Users.pop_back_val();
+    if (isa<ConstantExpr>(U))
+      Users.append(U->user_begin(), U->user_end());
+    if (auto *I = dyn_cast<Instruction>(U))
+      if (All.contains(I->getFunction()))
+        return reportAt(*I->getFunction(), I, Msg);
+  }
+  Report.Error(Msg);
+}
+
 } // namespace
 
 std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry> &Kernels,
@@ -244,20 +262,23 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
     if (auto *Var = dyn_cast<GlobalVariable>(GV))
       if (!Var->isConstant() && !Shared.count(Var) && !Var->getName().starts_with("llvm.") &&
           !isSanitizerData(*Var)) {
-        Report.Error("device code uses the host variable '" + Var->getName().str() +
-                     "', which the GPU cannot access");
+        reportAtUse(*Var, All, Report,
+                    "device code uses the host variable '" + Var->getName().str() +
+                        "', which the GPU cannot access");
         return nullptr;
       }
   for (GlobalValue *GV : All.members())
     if (auto *F = dyn_cast<Function>(GV))
       if (F->getName().starts_with("llvm.x86.")) {
-        Report.Error("device code uses the x86 intrinsic '" + F->getName().str() + "'");
+        reportAtUse(*F, All, Report,
+                    "device code uses the x86 intrinsic '" + F->getName().str() + "'");
         return nullptr;
       }
 
   ValueToValueMapTy VMap;
   std::unique_ptr<Module> Dev =
       CloneModule(Host, VMap, [&](const GlobalValue *GV) { return All.contains(GV); });
+  eraseKernelMetadata(*Dev); // the host's: it names host functions
   Dev->setModuleIdentifier(Host.getModuleIdentifier() + ".kp-device");
   Dev->setTargetTriple(NVPTXTriple);
   Dev->setDataLayout(NVPTXDataLayout);

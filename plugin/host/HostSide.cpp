@@ -8,6 +8,7 @@
 #include "cpu/BarrierFission.h"
 #include "cpu/CpuBlockEntry.h"
 #include "DevicePass.h"
+#include "Diagnostics.h"
 
 #include "host/AbiTypes.h"
 #include "host/SignatureDesc.h"
@@ -166,26 +167,22 @@ uint64_t takeStaticSharedBytes(Function &F) {
 }
 
 /// The block entry of a kernel with barriers (BarrierFission.cpp), or nullptr
-/// where it keeps its fibers; says which in a verbose note.
+/// where it keeps its fibers; says which in a remark (CpuEntryPolicy.cpp did for
+/// those it gave fibers).
 Function *barrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Body, KernelEntry &K,
-                            const PluginOptions &Opts, const PassReporter &Report) {
-  std::string Why;
-  Function *Entry = nullptr;
-  if (K.Flags & KP_KERNEL_USES_WARP) {
-    Why = "it uses warp collectives";
-  } else if (Opts.CpuBarrierFibers) {
-    Why = "cpu-barriers=fibers";
-  } else {
-    FissionResult R = buildBarrierBlockEntry(Builder, Body, K.Name);
-    if ((Entry = R.Entry)) {
-      K.Flags |= KP_KERNEL_CPU_BLOCK_BARRIERS;
-      Report.Note("kernel '" + K.Name + "': barriers split into " + std::to_string(R.Regions) +
-                  " regions on the CPU");
-      return Entry;
-    }
-    Why = R.WhyNot;
+                            FunctionAnalysisManager &FAM) {
+  if (K.CpuEntry == CpuEntryKind::Fibers)
+    return nullptr;
+  FissionResult R = buildBarrierBlockEntry(Builder, Body, K.Name, FAM);
+  if (R.Entry) {
+    K.Flags |= KP_KERNEL_CPU_BLOCK_BARRIERS;
+    remark(*K.HostFn, "BarrierSplit",
+           "kernel '" + K.Name + "': barriers split into " + std::to_string(R.Regions) +
+               " regions on the CPU");
+    return R.Entry;
   }
-  Report.Note("kernel '" + K.Name + "': barriers kept on fibers on the CPU: " + Why);
+  remark(*K.HostFn, "BarrierFibers",
+         "kernel '" + K.Name + "': barriers kept on fibers on the CPU: " + R.WhyNot);
   return nullptr;
 }
 
@@ -205,7 +202,7 @@ void compileForSize(Function &Body, Function &Tr) {
 
 void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
                        const std::vector<DeviceImage> &Images, const std::string &Source,
-                       const PluginOptions &Opts, const PassReporter &Report) {
+                       FunctionAnalysisManager &FAM) {
   LLVMContext &C = M.getContext();
   AbiTypes T(C);
 
@@ -245,8 +242,8 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
     // entry goes through it. Those with barriers get one split at the barriers where it can
     // be, which runs whole blocks only; their per-thread entry is the body, for the fibers
     // that run them otherwise.
-    bool Syncs = K.Flags & (KP_KERNEL_USES_BARRIER | KP_KERNEL_USES_WARP);
-    Function *BlockEntry = Syncs ? barrierBlockEntry(BlockEntries, Body, K, Opts, Report)
+    bool Syncs = K.CpuEntry != CpuEntryKind::BlockLoop;
+    Function *BlockEntry = Syncs ? barrierBlockEntry(BlockEntries, Body, K, FAM)
                                  : BlockEntries.build(Body, K.Name);
     Function *Tr = BlockEntry && !Syncs ? BlockEntries.threadEntry(BlockEntry, K.Name)
                                         : makeTrampoline(Body, K.Name, T);

@@ -1,0 +1,80 @@
+//===- Passes.cpp - kernplug's passes in the pass manager -------*- C++ -*-===//
+#include "Passes.h"
+#include "analysis/KernelCallGraph.h"
+#include "cpu/CpuEntryPolicy.h"
+#include "cpu/ThreadLoopVersioning.h"
+#include "device/DeviceJob.h"
+
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace kernplug {
+namespace {
+
+void registerPassNames(PassBuilder &PB, const PassState &S) {
+  PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
+#define MODULE_ANALYSIS(NAME, CREATE) MAM.registerPass([] { return CREATE; });
+#include "PassRegistry.def"
+  });
+  PB.registerPipelineParsingCallback(
+      [S](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "kernplug-finish")
+          S.Pending->FinishScheduled = true; // host-stubs leaves the job to it
+#define MODULE_PASS(NAME, CREATE)                                                              \
+  if (Name == NAME) {                                                                          \
+    MPM.addPass(CREATE);                                                                       \
+    return true;                                                                               \
+  }
+#include "PassRegistry.def"
+        return false;
+      });
+  PB.registerPipelineParsingCallback(
+      [S](StringRef Name, FunctionPassManager &FPM, ArrayRef<PassBuilder::PipelineElement>) {
+#define FUNCTION_PASS(NAME, CREATE)                                                            \
+  if (Name == NAME) {                                                                          \
+    FPM.addPass(CREATE);                                                                       \
+    return true;                                                                               \
+  }
+#include "PassRegistry.def"
+        return false;
+      });
+}
+
+} // namespace
+
+void registerKernplugPasses(PassBuilder &PB, const PassState &S) {
+  registerPassNames(PB, S);
+  PB.registerPipelineStartEPCallback([S](ModulePassManager &MPM, OptimizationLevel) {
+    MPM.addPass(CollectKernelsPass());
+    MPM.addPass(GenerateUfuncKernelsPass(S));
+    MPM.addPass(ExtractDevicePass(S));
+    MPM.addPass(ProbeStacksPass());
+    MPM.addPass(CpuEntryPolicyPass(S));
+    MPM.addPass(HostStubsPass(S));
+  });
+  // Every pipeline clang builds (-O0 to -O3, LTO and ThinLTO pre-link) has this point; the
+  // device job has run beside the host pipeline until here.
+  PB.registerOptimizerLastEPCallback([S](ModulePassManager &MPM, OptimizationLevel) {
+    S.Pending->FinishScheduled = true;
+    MPM.addPass(KernplugFinishPass(S.Pending));
+  });
+  PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
+    FPM.addPass(ThreadLoopVersioningPass());
+  });
+}
+
+} // namespace kernplug
+
+/// opt-19 -load-pass-plugin kernplug.so -passes=kernplug-<name>: the passes by name only,
+/// with the default options.
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "kernplug", "1", [](PassBuilder &PB) {
+            auto Opts = std::make_shared<kernplug::PluginOptions>();
+            Opts->resolvePaths();
+            kernplug::PassState S{Opts, std::make_shared<kernplug::PendingDevice>()};
+            kernplug::registerPassNames(PB, S);
+          }};
+}
