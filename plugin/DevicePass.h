@@ -70,6 +70,11 @@ struct KernelEntry {
   unsigned Line = 0;
   CpuEntryKind CpuEntry = CpuEntryKind::Undecided;
   std::string CpuEntryWhy; // Fibers: why
+  // What kernplug-cpu-block-entry (BlockLoop) or kernplug-barrier-fission (Split) built; both
+  // null where it could not, or for fibers. host-stubs wires them into the descriptor.
+  bool CpuEntriesBuilt = false;
+  llvm::Function *CpuBlockEntry = nullptr;  // <k>.kp.cpu_block
+  llvm::Function *CpuThreadEntry = nullptr; // <k>.kp.cpu through the block entry (BlockLoop)
 };
 
 /// An image embedded into the host object (kp_image_desc).
@@ -120,9 +125,6 @@ std::unique_ptr<llvm::Module> buildDeviceModule(llvm::Module &Host,
                                                 const PluginOptions &Opts,
                                                 const PassReporter &Report);
 
-/// DeviceParams.cpp: the device kernel K with every i24/i40/i48/i56 parameter (a struct of
-/// 3, 5, 6 or 7 bytes) widened to the 4 or 8 bytes the host passes; K itself when none.
-llvm::Function *widenKernelParams(llvm::Function &K);
 
 /// DeviceLowering.cpp: printf -> vprintf, memset/memcpy/memmove calls -> LLVM's intrinsics,
 /// math calls and intrinsics -> libdevice.
@@ -139,12 +141,11 @@ bool compileDeviceModule(llvm::Module &Dev, const std::vector<std::string> &Kern
 /// The images compileDeviceModule makes for Opts, in its order, without bytes.
 std::vector<DeviceImage> expectedImages(const PluginOptions &Opts);
 
-/// HostSide.cpp: stubs, trampolines, descriptors and the registration
-/// constructor; shared arrays become thread-local for the CPU backend. FAM is the
-/// pipeline's, for the barrier split's clean-up (BarrierFission.h).
+/// HostSide.cpp: stubs, trampolines, descriptors with the CPU entries the kernels'
+/// entries name (kernplug-cpu-block-entry, kernplug-barrier-fission) and the
+/// registration constructor; shared arrays become thread-local for the CPU backend.
 void rewriteHostModule(llvm::Module &M, std::vector<KernelEntry> &Kernels,
-                       const std::vector<DeviceImage> &Images, const std::string &Source,
-                       llvm::FunctionAnalysisManager &FAM);
+                       const std::vector<DeviceImage> &Images, const std::string &Source);
 
 /// Gives a call the calling convention and parameter attributes (byval, signext, …) of its
 /// callee: every call the plugin makes to a user function goes through this.

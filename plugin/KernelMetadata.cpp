@@ -139,6 +139,8 @@ MDTuple *encodeKernel(LLVMContext &C, const KernelEntry &K) {
       .add(Params.get());
   if (K.CpuEntry != CpuEntryKind::Undecided)
     Entry.num(static_cast<unsigned>(K.CpuEntry), 32).str(K.CpuEntryWhy);
+  if (K.CpuEntry != CpuEntryKind::Undecided && K.CpuEntriesBuilt)
+    Entry.value(K.CpuBlockEntry).value(K.CpuThreadEntry);
   return Entry.get();
 }
 
@@ -166,6 +168,11 @@ KernelEntry decodeKernel(const MDNode *N) {
   if (R.more()) { // written by kernplug-cpu-entry-policy
     K.CpuEntry = static_cast<CpuEntryKind>(R.num());
     K.CpuEntryWhy = R.str();
+  }
+  if (R.more()) { // written by kernplug-cpu-block-entry or kernplug-barrier-fission
+    K.CpuEntriesBuilt = true;
+    K.CpuBlockEntry = R.function();
+    K.CpuThreadEntry = R.function();
   }
   return K;
 }

@@ -15,8 +15,11 @@
 //   !kernplug.kernels = !{K...}
 //     K = !{!"<name>", ptr fn, ptr host fn, i1 vectorize, !"<signature>", i64 flags,
 //           !"<file>", i32 line, !{!{!"<name>", i64 kind, i64 flags, i64 size,
-//           i64 elem size}...}[, i32 CPU entry, !"<why>"]}
-//     (the CPU entry, a CpuEntryKind, once kernplug-cpu-entry-policy decided it)
+//           i64 elem size}...}[, i32 CPU entry, !"<why>"[, ptr block entry,
+//           ptr thread entry]]}
+//     (the CPU entry, a CpuEntryKind, once kernplug-cpu-entry-policy decided it; the
+//     entries, each null where there is none, once kernplug-cpu-block-entry or
+//     kernplug-barrier-fission built them)
 //
 // eraseKernelMetadata takes all of it out before the object is emitted.
 //

@@ -1,9 +1,16 @@
 //===- Passes.cpp - kernplug's passes in the pass manager -------*- C++ -*-===//
 #include "Passes.h"
 #include "analysis/KernelCallGraph.h"
+#include "cpu/BarrierFission.h"
+#include "cpu/CpuBlockEntry.h"
 #include "cpu/CpuEntryPolicy.h"
 #include "cpu/ThreadLoopVersioning.h"
+#include "device/DeviceAtomics.h"
+#include "device/DeviceInstrumentation.h"
 #include "device/DeviceJob.h"
+#include "device/DeviceParams.h"
+#include "device/DeviceUnroll.h"
+#include "device/IndirectBranches.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -53,6 +60,8 @@ void registerKernplugPasses(PassBuilder &PB, const PassState &S) {
     MPM.addPass(ExtractDevicePass(S));
     MPM.addPass(ProbeStacksPass());
     MPM.addPass(CpuEntryPolicyPass(S));
+    MPM.addPass(CpuBlockEntryPass());
+    MPM.addPass(BarrierFissionPass());
     MPM.addPass(HostStubsPass(S));
   });
   // Every pipeline clang builds (-O0 to -O3, LTO and ThinLTO pre-link) has this point; the

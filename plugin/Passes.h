@@ -7,7 +7,8 @@
 // clang's pipeline runs them in this order at its start:
 //
 //   collect-kernels, generate-ufunc-kernels, extract-device, probe-stacks,
-//   cpu-entry-policy (cpu/CpuEntryPolicy.h), host-stubs
+//   cpu-entry-policy (cpu/CpuEntryPolicy.h), cpu-block-entry (cpu/CpuBlockEntry.h),
+//   barrier-fission (cpu/BarrierFission.h), host-stubs
 //
 // and kernplug-finish at its end (DeviceJob.h), with thread-loop-versioning
 // before the loop vectoriser (ThreadLoopVersioning.h).
@@ -97,9 +98,11 @@ public:
   static bool isRequired() { return true; }
 };
 
-/// The host side of the kernels: launch stubs, CPU entries (block entries,
-/// barrier fission, as kernplug-cpu-entry-policy decided), descriptors with placeholder images and the registration
-/// constructor (HostSide.cpp); then takes the kernplug markers out of the module.
+/// The host side of the kernels: launch stubs, per-thread CPU entries, descriptors
+/// naming the entries kernplug-cpu-block-entry and kernplug-barrier-fission built, with
+/// placeholder images, and the registration constructor (HostSide.cpp); then takes the
+/// kernplug markers out of the module. Alone under opt it runs the CPU entries' passes
+/// first.
 class HostStubsPass : public llvm::PassInfoMixin<HostStubsPass> {
 public:
   explicit HostStubsPass(PassState S) : S(std::move(S)) {}

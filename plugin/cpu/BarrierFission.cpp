@@ -23,7 +23,11 @@
 #include "cpu/BarrierFission.h"
 #include "cpu/CpuBlockEntry.h"
 #include "cpu/Divergence.h"
+#include "DevicePass.h"
+#include "Diagnostics.h"
+#include "KernelMetadata.h"
 #include "Primitives.h"
+#include "abi/kp_abi.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
@@ -623,6 +627,41 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
   }
   Clone->eraseFromParent();
   return Res;
+}
+
+} // namespace kernplug
+
+namespace kernplug {
+
+PreservedAnalyses BarrierFissionPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  std::vector<KernelEntry> Kernels = readKernelEntries(M);
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  CpuBlockEntryBuilder Builder(M);
+  bool Changed = false;
+  for (KernelEntry &K : Kernels) {
+    if (K.CpuEntry != CpuEntryKind::Split || K.CpuEntriesBuilt)
+      continue;
+    Changed = true;
+    K.CpuEntriesBuilt = true;
+    FissionResult R = buildBarrierBlockEntry(Builder, K.Fn, K.Name, FAM);
+    if (R.Entry) {
+      K.CpuBlockEntry = R.Entry;
+      K.Flags |= KP_KERNEL_CPU_BLOCK_BARRIERS;
+      remark(*K.HostFn, "BarrierSplit",
+             "kernel '" + K.Name + "': barriers split into " + std::to_string(R.Regions) +
+                 " regions on the CPU");
+      continue;
+    }
+    K.CpuEntry = CpuEntryKind::Fibers;
+    K.CpuEntryWhy = R.WhyNot;
+    remark(*K.HostFn, "BarrierFibers",
+           "kernel '" + K.Name + "': barriers kept on fibers on the CPU: " + R.WhyNot);
+  }
+  if (!Changed)
+    return PreservedAnalyses::all();
+  writeKernelEntries(M, Kernels);
+  return PreservedAnalyses::none();
 }
 
 } // namespace kernplug

@@ -26,6 +26,16 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, llvm::Functi
                                      const std::string &Name,
                                      llvm::FunctionAnalysisManager &FAM);
 
+/// kernplug-barrier-fission: for each kernel kernplug-cpu-entry-policy gave a split,
+/// <k>.kp.cpu_block split at its barriers, recorded in its !kernplug.kernels entry with
+/// KP_KERNEL_CPU_BLOCK_BARRIERS; where the split cannot be proved right, the kernel keeps
+/// its fibers (its entry says why). A remark says which.
+class BarrierFissionPass : public llvm::PassInfoMixin<BarrierFissionPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+  static bool isRequired() { return true; }
+};
+
 } // namespace kernplug
 
 #endif

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "cpu/CpuBlockEntry.h"
 #include "DevicePass.h"
+#include "KernelMetadata.h"
 #include "Primitives.h"
 #include "cpu/ThreadLoopVersioning.h"
 #include "host/AbiTypes.h"
@@ -36,6 +37,16 @@ namespace kernplug {
 namespace {
 
 const unsigned LaneSlot = ~0u; // laneid: linear id % 32
+
+/// On a function, its indexed clone: kernplug-cpu-block-entry and kernplug-barrier-fission
+/// share the clones of the helpers their kernels reach.
+const char *const IndexedCloneMD = "kernplug.indexed_clone";
+
+Function *linkedClone(const Function &F) {
+  MDNode *N = F.getMetadata(IndexedCloneMD);
+  auto *VAM = N ? dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get()) : nullptr;
+  return VAM ? dyn_cast<Function>(VAM->getValue()) : nullptr;
+}
 
 /// The index slot a runtime primitive reads, LaneSlot for laneid, or nullopt.
 std::optional<unsigned> indexSlot(const Function *F) {
@@ -83,9 +94,8 @@ bool directCallClosure(Function *Root, SetVector<Function *> &Out) {
 } // namespace
 
 Function *CpuBlockEntryBuilder::indexedClone(Function *F) {
-  auto It = Clones.find(F);
-  if (It != Clones.end())
-    return It->second;
+  if (Function *NF = linkedClone(*F))
+    return NF;
   LLVMContext &C = M.getContext();
   SmallVector<Type *, 8> Params(F->getFunctionType()->params());
   Params.push_back(PointerType::get(C, 0));
@@ -99,6 +109,9 @@ Function *CpuBlockEntryBuilder::indexedClone(Function *F) {
   NF->setLinkage(GlobalValue::InternalLinkage);
   NF->setVisibility(GlobalValue::DefaultVisibility);
   NF->setComdat(nullptr);
+  NF->setMetadata(IndexedCloneMD, nullptr);
+  for (unsigned I = 0; I < F->arg_size(); ++I)
+    NF->removeParamAttr(I, IndirectArgAttr); // a kernel's: for its stub only
   // An index is constant for one GPU thread, so a helper that reads one may be `const` or
   // `pure`; the loop over a block's threads changes it, and the clone reads it from memory
   // through its new parameter: were it still memory(none), LICM would hoist its calls out
@@ -111,7 +124,7 @@ Function *CpuBlockEntryBuilder::indexedClone(Function *F) {
   NF->getArg(IdxArg)->setName("kp.idx");
   for (Attribute::AttrKind K : {Attribute::NoAlias, Attribute::NoCapture, Attribute::ReadOnly})
     NF->addParamAttr(IdxArg, K);
-  Clones[F] = NF;
+  F->setMetadata(IndexedCloneMD, MDNode::get(C, ValueAsMetadata::get(NF)));
   Pending.push_back(NF);
   return NF;
 }
@@ -196,7 +209,7 @@ Function *CpuBlockEntryBuilder::indexedBody(Function *Body) {
   while (!Pending.empty())
     rewriteClone(Pending.pop_back_val(), Reads);
   // Nothing calls a kernel body; forget it, since the caller may erase it.
-  Clones.erase(Body);
+  Body->setMetadata(IndexedCloneMD, nullptr);
   return BodyClone;
 }
 
@@ -327,6 +340,34 @@ Function *CpuBlockEntryBuilder::threadEntry(Function *BlockEntry, const std::str
   B.CreateCall(BlockEntry, {F->getArg(0), Range});
   B.CreateRetVoid();
   return F;
+}
+
+} // namespace kernplug
+
+namespace kernplug {
+
+void dropIndexedCloneLinks(Module &M) {
+  for (Function &F : M)
+    F.setMetadata(IndexedCloneMD, nullptr);
+}
+
+PreservedAnalyses CpuBlockEntryPass::run(Module &M, ModuleAnalysisManager &) {
+  std::vector<KernelEntry> Kernels = readKernelEntries(M);
+  CpuBlockEntryBuilder Builder(M);
+  bool Changed = false;
+  for (KernelEntry &K : Kernels) {
+    if (K.CpuEntry != CpuEntryKind::BlockLoop || K.CpuEntriesBuilt)
+      continue;
+    K.CpuEntriesBuilt = true;
+    K.CpuBlockEntry = Builder.build(K.Fn, K.Name);
+    if (K.CpuBlockEntry)
+      K.CpuThreadEntry = Builder.threadEntry(K.CpuBlockEntry, K.Name);
+    Changed = true;
+  }
+  if (!Changed)
+    return PreservedAnalyses::all();
+  writeKernelEntries(M, Kernels);
+  return PreservedAnalyses::none();
 }
 
 } // namespace kernplug

@@ -4,6 +4,8 @@
 
 #include "Primitives.h"
 
+#include "llvm/IR/PassManager.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -57,7 +59,8 @@ ThreadLoopNest openThreadLoops(llvm::IRBuilder<> &B, const BlockEntryFrame &Fram
 void closeThreadLoops(llvm::IRBuilder<> &B, ThreadLoopNest &Nest);
 
 /// Builds the CPU block entries of one host module (kp_cpu_block_fn in
-/// abi/kp_abi.h); clones of shared helpers are made once per module.
+/// abi/kp_abi.h); clones of shared helpers are made once per module, also across
+/// builders: each original links to its clone (dropIndexedCloneLinks forgets them).
 class CpuBlockEntryBuilder {
 public:
   explicit CpuBlockEntryBuilder(llvm::Module &M) : M(M) {}
@@ -84,8 +87,20 @@ private:
                            const std::string &Name);
 
   llvm::Module &M;
-  llvm::DenseMap<llvm::Function *, llvm::Function *> Clones;
   llvm::SmallVector<llvm::Function *, 8> Pending; // clones not rewritten yet
+};
+
+/// Takes the links from the helpers to their indexed clones out of M, once every
+/// entry is built (kernplug-host-stubs).
+void dropIndexedCloneLinks(llvm::Module &M);
+
+/// kernplug-cpu-block-entry: for each kernel kernplug-cpu-entry-policy gave a block loop,
+/// <k>.kp.cpu_block and the per-thread <k>.kp.cpu through it, recorded in its
+/// !kernplug.kernels entry (null where the body reaches an indirect call).
+class CpuBlockEntryPass : public llvm::PassInfoMixin<CpuBlockEntryPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
 };
 
 } // namespace kernplug

@@ -99,4 +99,9 @@ void lowerAtomicOrderings(Module &Dev) {
   }
 }
 
+PreservedAnalyses LowerDeviceAtomicsPass::run(Module &Dev, ModuleAnalysisManager &) {
+  lowerAtomicOrderings(Dev);
+  return PreservedAnalyses::none();
+}
+
 } // namespace kernplug

@@ -2,9 +2,7 @@
 #ifndef KERNPLUG_PLUGIN_DEVICEATOMICS_H
 #define KERNPLUG_PLUGIN_DEVICEATOMICS_H
 
-namespace llvm {
-class Module;
-} // namespace llvm
+#include "llvm/IR/PassManager.h"
 
 namespace kernplug {
 
@@ -14,6 +12,14 @@ namespace kernplug {
 /// `membar.sys`, and so do read-modify-write atomics stronger than relaxed, which
 /// the backend would emit relaxed. Runs on the optimised module, before codegen.
 void lowerAtomicOrderings(llvm::Module &Dev);
+
+/// kernplug-lower-device-atomics: lowerAtomicOrderings, the last pass of the device
+/// pipeline (DeviceCodegen.cpp).
+class LowerDeviceAtomicsPass : public llvm::PassInfoMixin<LowerDeviceAtomicsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &Dev, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; } // NVPTX cannot select what it rewrites, at -O0 too
+};
 
 } // namespace kernplug
 

@@ -75,6 +75,7 @@ void optimize(Module &M, TargetMachine &TM, unsigned Level) {
                                              OptimizationLevel::O2, OptimizationLevel::O3};
   ModulePassManager MPM = Level == 0 ? PB.buildO0DefaultPipeline(OptimizationLevel::O0)
                                      : PB.buildPerModuleDefaultPipeline(Levels[Level]);
+  MPM.addPass(LowerDeviceAtomicsPass()); // on the optimised module (DeviceAtomics.h)
   MPM.run(M, MAM);
 }
 
@@ -293,7 +294,6 @@ bool compileDeviceModule(Module &Dev, const std::vector<std::string> &KernelName
       Dev.getTargetTriple(), CPU, "", TO, std::nullopt, std::nullopt,
       Opts.DeviceOptLevel >= 2 ? CodeGenOptLevel::Aggressive : CodeGenOptLevel::Default));
   optimize(Dev, *TM, Opts.DeviceOptLevel);
-  lowerAtomicOrderings(Dev);
 
   std::string VerifyLog;
   raw_string_ostream VOS(VerifyLog);

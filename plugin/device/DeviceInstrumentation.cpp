@@ -229,4 +229,9 @@ void inheritSanitizerAttributes(Module &Host) {
   }
 }
 
+PreservedAnalyses StripHostInstrumentationPass::run(Module &Dev, ModuleAnalysisManager &) {
+  lowerHostInstrumentation(Dev);
+  return PreservedAnalyses::none();
+}
+
 } // namespace kernplug

@@ -2,9 +2,10 @@
 #ifndef KERNPLUG_PLUGIN_DEVICEINSTRUMENTATION_H
 #define KERNPLUG_PLUGIN_DEVICEINSTRUMENTATION_H
 
+#include "llvm/IR/PassManager.h"
+
 namespace llvm {
 class GlobalVariable;
-class Module;
 } // namespace llvm
 
 namespace kernplug {
@@ -19,6 +20,12 @@ bool isSanitizerData(const llvm::GlobalVariable &GV);
 /// attributes and function metadata, profiling counters (-fprofile-instr-generate),
 /// entry/exit hooks (-pg, -finstrument-functions) and patchable entries go.
 void lowerHostInstrumentation(llvm::Module &Dev);
+
+/// kernplug-strip-host-instrumentation: lowerHostInstrumentation on a device module.
+class StripHostInstrumentationPass : public llvm::PassInfoMixin<StripHostInstrumentationPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &Dev, llvm::ModuleAnalysisManager &);
+};
 
 /// Gives the CPU entries the plugin generated in the host module (`<k>.kp.cpu`,
 /// `<k>.kp.cpu_block`, the ufunc kernels' entries) the sanitizer attributes of

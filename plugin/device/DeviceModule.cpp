@@ -3,6 +3,7 @@
 #include "Diagnostics.h"
 #include "KernelMetadata.h"
 #include "device/DeviceInstrumentation.h"
+#include "device/DeviceParams.h"
 #include "device/IndirectBranches.h"
 #include "Primitives.h"
 

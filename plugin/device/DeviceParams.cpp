@@ -8,7 +8,7 @@
 // runtime, and truncates it.
 //
 //===----------------------------------------------------------------------===//
-#include "DevicePass.h"
+#include "device/DeviceParams.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -49,6 +49,17 @@ Function *widenKernelParams(Function &K) {
   K.replaceAllUsesWith(NF);
   K.eraseFromParent();
   return NF;
+}
+
+PreservedAnalyses WidenKernelParamsPass::run(Module &Dev, ModuleAnalysisManager &) {
+  SmallVector<Function *, 8> Kernels;
+  for (Function &F : Dev)
+    if (F.getCallingConv() == CallingConv::PTX_Kernel)
+      Kernels.push_back(&F);
+  bool Changed = false;
+  for (Function *K : Kernels)
+    Changed |= widenKernelParams(*K) != K;
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace kernplug

@@ -28,27 +28,6 @@ bool hasCalls(const Loop &L) {
   return false;
 }
 
-struct NvccUnrollPass : PassInfoMixin<NvccUnrollPass> {
-  PreservedAnalyses run(Function &F, FunctionAnalysisManager &FAM) {
-    if (F.isDeclaration())
-      return PreservedAnalyses::all();
-    auto &LI = FAM.getResult<LoopAnalysis>(F);
-    auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
-    auto &TTI = FAM.getResult<TargetIRAnalysis>(F);
-    for (Loop *L : LI.getLoopsInPreorder()) {
-      unsigned Count = nvccUnrollCount(*L, SE, TTI);
-      if (Count < 2)
-        continue;
-      LLVMContext &C = F.getContext();
-      MDNode *Hint = MDNode::get(
-          C, {MDString::get(C, "llvm.loop.unroll.count"),
-              ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), Count))});
-      L->setLoopID(makePostTransformationMetadata(C, L->getLoopID(), {}, {Hint}));
-    }
-    return PreservedAnalyses::all(); // metadata only: every analysis stays valid
-  }
-};
-
 } // namespace
 
 unsigned nvccUnrollCount(Loop &L, ScalarEvolution &SE, const TargetTransformInfo &TTI) {
@@ -79,6 +58,25 @@ unsigned nvccUnrollCount(Loop &L, ScalarEvolution &SE, const TargetTransformInfo
   while (Count > 1 && Count * Size > SizeBudget)
     Count /= 2;
   return Count;
+}
+
+PreservedAnalyses NvccUnrollPass::run(Function &F, FunctionAnalysisManager &FAM) {
+  if (F.isDeclaration())
+    return PreservedAnalyses::all();
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  auto &TTI = FAM.getResult<TargetIRAnalysis>(F);
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    unsigned Count = nvccUnrollCount(*L, SE, TTI);
+    if (Count < 2)
+      continue;
+    LLVMContext &C = F.getContext();
+    MDNode *Hint = MDNode::get(
+        C, {MDString::get(C, "llvm.loop.unroll.count"),
+            ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), Count))});
+    L->setLoopID(makePostTransformationMetadata(C, L->getLoopID(), {}, {Hint}));
+  }
+  return PreservedAnalyses::all(); // metadata only: every analysis stays valid
 }
 
 void registerNvccUnrolling(PassBuilder &PB) {

@@ -12,6 +12,8 @@
 #ifndef KERNPLUG_PLUGIN_DEVICEUNROLL_H
 #define KERNPLUG_PLUGIN_DEVICEUNROLL_H
 
+#include "llvm/IR/PassManager.h"
+
 namespace llvm {
 class Loop;
 class PassBuilder;
@@ -28,6 +30,13 @@ namespace kernplug {
 /// unroll pragmas, several exits, calls or convergent operations.
 unsigned nvccUnrollCount(llvm::Loop &L, llvm::ScalarEvolution &SE,
                          const llvm::TargetTransformInfo &TTI);
+
+/// kernplug-device-unroll: gives each loop of F with a factor (nvccUnrollCount) its
+/// `llvm.loop.unroll.count`.
+class NvccUnrollPass : public llvm::PassInfoMixin<NvccUnrollPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+};
 
 /// Adds the pass that annotates device loops with nvccUnrollCount to PB's
 /// default pipelines (at the start of the vectorizer stage, before LoopUnroll).

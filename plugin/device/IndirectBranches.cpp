@@ -69,4 +69,8 @@ bool expandIndirectBranches(Function &F) {
   return true;
 }
 
+PreservedAnalyses IndirectBranchesPass::run(Function &F, FunctionAnalysisManager &) {
+  return expandIndirectBranches(F) ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
 } // namespace kernplug

@@ -5,10 +5,7 @@
 // initializer is filled by field name.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/BarrierFission.h"
-#include "cpu/CpuBlockEntry.h"
 #include "DevicePass.h"
-#include "Diagnostics.h"
 
 #include "host/AbiTypes.h"
 #include "host/SignatureDesc.h"
@@ -166,26 +163,6 @@ uint64_t takeStaticSharedBytes(Function &F) {
   return mdconst::extract<ConstantInt>(N->getOperand(0))->getZExtValue();
 }
 
-/// The block entry of a kernel with barriers (BarrierFission.cpp), or nullptr
-/// where it keeps its fibers; says which in a remark (CpuEntryPolicy.cpp did for
-/// those it gave fibers).
-Function *barrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Body, KernelEntry &K,
-                            FunctionAnalysisManager &FAM) {
-  if (K.CpuEntry == CpuEntryKind::Fibers)
-    return nullptr;
-  FissionResult R = buildBarrierBlockEntry(Builder, Body, K.Name, FAM);
-  if (R.Entry) {
-    K.Flags |= KP_KERNEL_CPU_BLOCK_BARRIERS;
-    remark(*K.HostFn, "BarrierSplit",
-           "kernel '" + K.Name + "': barriers split into " + std::to_string(R.Regions) +
-               " regions on the CPU");
-    return R.Entry;
-  }
-  remark(*K.HostFn, "BarrierFibers",
-         "kernel '" + K.Name + "': barriers kept on fibers on the CPU: " + R.WhyNot);
-  return nullptr;
-}
-
 /// The per-thread entry of a kernel split at its barriers runs only to replay a failed block
 /// on fibers or from a thread with a small stack: optimised for size, it costs a fraction of
 /// the host compile time of a fully optimised (unrolled, vectorised) copy.
@@ -201,8 +178,7 @@ void compileForSize(Function &Body, Function &Tr) {
 } // namespace
 
 void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
-                       const std::vector<DeviceImage> &Images, const std::string &Source,
-                       FunctionAnalysisManager &FAM) {
+                       const std::vector<DeviceImage> &Images, const std::string &Source) {
   LLVMContext &C = M.getContext();
   AbiTypes T(C);
 
@@ -221,7 +197,6 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
   // variants share theirs.
   std::map<std::string, Constant *> Signatures;
 
-  CpuBlockEntryBuilder BlockEntries(M);
   std::vector<Constant *> Rows;
   for (size_t I = 0; I < Kernels.size(); ++I) {
     KernelEntry &K = Kernels[I];
@@ -238,16 +213,12 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
       Body = detachBody(K.Fn);
       makeStub(K.Fn, Desc, T);
     }
-    // Kernels without barriers or warp collectives get a block entry, and their per-thread
-    // entry goes through it. Those with barriers get one split at the barriers where it can
-    // be, which runs whole blocks only; their per-thread entry is the body, for the fibers
-    // that run them otherwise.
-    bool Syncs = K.CpuEntry != CpuEntryKind::BlockLoop;
-    Function *BlockEntry = Syncs ? barrierBlockEntry(BlockEntries, Body, K, FAM)
-                                 : BlockEntries.build(Body, K.Name);
-    Function *Tr = BlockEntry && !Syncs ? BlockEntries.threadEntry(BlockEntry, K.Name)
-                                        : makeTrampoline(Body, K.Name, T);
-    if (BlockEntry && Syncs)
+    // A block loop's per-thread entry goes through its block entry. A kernel split at its
+    // barriers runs whole blocks only through its block entry; its per-thread entry is the
+    // body, for the fibers that run it otherwise.
+    Function *BlockEntry = K.CpuBlockEntry;
+    Function *Tr = K.CpuThreadEntry ? K.CpuThreadEntry : makeTrampoline(Body, K.Name, T);
+    if (BlockEntry && !K.CpuThreadEntry)
       compileForSize(*Body, *Tr);
     if (BlockEntry && Body->use_empty()) {
       if (Body == K.Fn)

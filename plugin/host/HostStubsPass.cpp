@@ -2,6 +2,8 @@
 #include "DevicePass.h"
 #include "KernelMetadata.h"
 #include "Passes.h"
+#include "cpu/BarrierFission.h"
+#include "cpu/CpuBlockEntry.h"
 #include "cpu/CpuEntryPolicy.h"
 #include "device/DeviceJob.h"
 
@@ -16,8 +18,18 @@ PreservedAnalyses HostStubsPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (Info.Functions.empty())
     return PreservedAnalyses::all();
   std::vector<KernelEntry> Kernels = readKernelEntries(M);
-  if (any_of(Kernels, [](const KernelEntry &K) { return K.CpuEntry == CpuEntryKind::Undecided; })) {
-    CpuEntryPolicyPass(S).run(M, MAM); // alone under opt
+  // Alone under opt: the CPU entries' passes that have not run.
+  auto Unbuilt = [&](CpuEntryKind Kind) {
+    return any_of(Kernels,
+                  [&](const KernelEntry &K) { return K.CpuEntry == Kind && !K.CpuEntriesBuilt; });
+  };
+  if (Unbuilt(CpuEntryKind::Undecided)) {
+    CpuEntryPolicyPass(S).run(M, MAM);
+    Kernels = readKernelEntries(M);
+  }
+  if (Unbuilt(CpuEntryKind::BlockLoop) || Unbuilt(CpuEntryKind::Split)) {
+    MAM.invalidate(M, CpuBlockEntryPass().run(M, MAM));
+    MAM.invalidate(M, BarrierFissionPass().run(M, MAM));
     Kernels = readKernelEntries(M);
   }
   if (!Kernels.empty()) {
@@ -26,15 +38,14 @@ PreservedAnalyses HostStubsPass::run(Module &M, ModuleAnalysisManager &MAM) {
     // the images the options ask for.
     std::vector<DeviceImage> Images =
         Pending.Job ? Pending.Job->placeholders() : expectedImages(*S.Opts);
-    FunctionAnalysisManager &FAM =
-        MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-    rewriteHostModule(M, Kernels, Images, Info.MainFile, FAM);
+    rewriteHostModule(M, Kernels, Images, Info.MainFile);
     Pending.ImageTable = M.getNamedGlobal("__kp_images");
     if (!Pending.FinishScheduled)
       KernplugFinishPass(S.Pending).run(M, MAM);
   }
   removeMarkerAnnotations(M);
   eraseKernelMetadata(M);
+  dropIndexedCloneLinks(M);
   return PreservedAnalyses::none();
 }
 
