@@ -39,6 +39,24 @@ typedef struct kp_limits {
   const char *shared_hint; /* appended to the over-limit message, "" if nothing to suggest */
 } kp_limits;
 
+/* The stream and event hooks, one row each: X(return type, name, parameters). kp_backend has
+ * a field for each; each backend declares its functions and fills the fields from the same
+ * rows. */
+#define KP_BACKEND_STREAM_HOOKS(X)                                                            \
+  X(kp_error, stream_create, (kp_stream s, const char *what))                                 \
+  X(kp_error, stream_destroy, (kp_stream s, const char *what))                                \
+  X(kp_error, stream_synchronize, (kp_stream s, const char *what))                            \
+  X(kp_error, event_create, (kp_event e, const char *what))                                   \
+  X(kp_error, event_destroy, (kp_event e, const char *what))                                  \
+  X(kp_error, event_record, (kp_event e, kp_stream s, const char *what))                      \
+  X(kp_error, event_synchronize, (kp_event e, const char *what))                              \
+  X(int, event_query, (kp_event e, const char *what))                                         \
+  X(kp_error, event_elapsed_ms, (kp_event start, kp_event end, float *ms, const char *what))  \
+  X(kp_error, to_device_async,                                                                \
+    (void *dst, const void *src, size_t bytes, kp_stream s, const char *what))                \
+  X(kp_error, to_host_async,                                                                  \
+    (void *dst, const void *src, size_t bytes, kp_stream s, const char *what))
+
 /* A backend: the operations the rest of the runtime needs. Each function that can fail
  * reports through kp_fail() itself (it knows the call and the driver's error) and returns
  * the code. `what` names the user-level call for messages ("copy_to_host", …). Hooks that
@@ -101,19 +119,9 @@ typedef struct kp_backend {
   /* Streams and events (core/stream.h). stream.c has checked the handles (live, never
    * recorded, same device) and the copy ranges; a NULL kp_stream is the default stream.
    * event_query returns 1 (done), 0 (pending) or -1 after reporting an error. */
-  kp_error (*stream_create)(kp_stream s, const char *what);
-  kp_error (*stream_destroy)(kp_stream s, const char *what);
-  kp_error (*stream_synchronize)(kp_stream s, const char *what);
-  kp_error (*event_create)(kp_event e, const char *what);
-  kp_error (*event_destroy)(kp_event e, const char *what);
-  kp_error (*event_record)(kp_event e, kp_stream s, const char *what);
-  kp_error (*event_synchronize)(kp_event e, const char *what);
-  int (*event_query)(kp_event e, const char *what);
-  kp_error (*event_elapsed_ms)(kp_event start, kp_event end, float *ms, const char *what);
-  kp_error (*to_device_async)(void *dst, const void *src, size_t bytes, kp_stream s,
-                              const char *what);
-  kp_error (*to_host_async)(void *dst, const void *src, size_t bytes, kp_stream s,
-                            const char *what);
+#define KP_STREAM_HOOK_FIELD(Ret, Name, Params) Ret(*Name) Params;
+  KP_BACKEND_STREAM_HOOKS(KP_STREAM_HOOK_FIELD)
+#undef KP_STREAM_HOOK_FIELD
   /* The module is being unregistered (registry.c; its library is being dlclose()d, or the
    * process exits): drop what the backend keeps in its runtime_data slots and those of its
    * kernels (the loaded GPU code). Reports nothing. NULL: nothing is kept. */

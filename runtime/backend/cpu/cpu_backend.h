@@ -246,18 +246,8 @@ int kp_cpu_block_warp(kp_cpu_block_runner *r, kp_cpu_warp_op op, unsigned mask, 
 /* ---- cpu_stream.c ------------------------------------------------------------------------ */
 
 /* The stream and event hooks: everything runs at once, in call order. */
-kp_error kp_cpu_stream_create(kp_stream s, const char *what);
-kp_error kp_cpu_stream_destroy(kp_stream s, const char *what);
-kp_error kp_cpu_stream_synchronize(kp_stream s, const char *what);
-kp_error kp_cpu_event_create(kp_event e, const char *what);
-kp_error kp_cpu_event_destroy(kp_event e, const char *what);
-kp_error kp_cpu_event_record(kp_event e, kp_stream s, const char *what);
-kp_error kp_cpu_event_synchronize(kp_event e, const char *what);
-int kp_cpu_event_query(kp_event e, const char *what);
-kp_error kp_cpu_event_elapsed_ms(kp_event start, kp_event end, float *ms, const char *what);
-kp_error kp_cpu_to_device_async(void *dst, const void *src, size_t bytes, kp_stream s,
-                                const char *what);
-kp_error kp_cpu_to_host_async(void *dst, const void *src, size_t bytes, kp_stream s,
-                              const char *what);
+#define KP_CPU_STREAM_HOOK_DECL(Ret, Name, Params) Ret kp_cpu_##Name Params;
+KP_BACKEND_STREAM_HOOKS(KP_CPU_STREAM_HOOK_DECL)
+#undef KP_CPU_STREAM_HOOK_DECL
 
 #endif /* KP_CPU_BACKEND_H */

@@ -685,17 +685,9 @@ static kp_backend g_cuda = {
     .device_properties = cuda_device_properties,
     .thread_limits = cuda_thread_limits,
     .occupancy = cuda_occupancy,
-    .stream_create = kp_cuda_stream_create,
-    .stream_destroy = kp_cuda_stream_destroy,
-    .stream_synchronize = kp_cuda_stream_synchronize,
-    .event_create = kp_cuda_event_create,
-    .event_destroy = kp_cuda_event_destroy,
-    .event_record = kp_cuda_event_record,
-    .event_synchronize = kp_cuda_event_synchronize,
-    .event_query = kp_cuda_event_query,
-    .event_elapsed_ms = kp_cuda_event_elapsed_ms,
-    .to_device_async = kp_cuda_to_device_async,
-    .to_host_async = kp_cuda_to_host_async,
+#define KP_CUDA_STREAM_HOOK_INIT(Ret, Name, Params) .Name = kp_cuda_##Name,
+    KP_BACKEND_STREAM_HOOKS(KP_CUDA_STREAM_HOOK_INIT)
+#undef KP_CUDA_STREAM_HOOK_INIT
     .unload_module = cuda_unload_module,
     .after_fork_child = cuda_after_fork_child,
 };

@@ -54,19 +54,10 @@ kp_error kp_cuda_to_host(void *dst, const void *src, size_t bytes, const char *w
 kp_error kp_cuda_synchronize(const char *what);
 
 /* cuda_stream.c: the backend's stream and event hooks. */
-kp_error kp_cuda_stream_create(kp_stream s, const char *what);
-kp_error kp_cuda_stream_destroy(kp_stream s, const char *what);
-kp_error kp_cuda_stream_synchronize(kp_stream s, const char *what);
-kp_error kp_cuda_event_create(kp_event e, const char *what);
-kp_error kp_cuda_event_destroy(kp_event e, const char *what);
-kp_error kp_cuda_event_record(kp_event e, kp_stream s, const char *what);
-kp_error kp_cuda_event_synchronize(kp_event e, const char *what);
-int kp_cuda_event_query(kp_event e, const char *what);
-kp_error kp_cuda_event_elapsed_ms(kp_event start, kp_event end, float *ms, const char *what);
-kp_error kp_cuda_to_device_async(void *dst, const void *src, size_t bytes, kp_stream s,
-                                 const char *what);
-kp_error kp_cuda_to_host_async(void *dst, const void *src, size_t bytes, kp_stream s,
-                               const char *what);
+#define KP_CUDA_STREAM_HOOK_DECL(Ret, Name, Params) Ret kp_cuda_##Name Params;
+KP_BACKEND_STREAM_HOOKS(KP_CUDA_STREAM_HOOK_DECL)
+#undef KP_CUDA_STREAM_HOOK_DECL
+
 /* The driver's stream for a launch on s (NULL for the default stream), after checking that s
  * belongs to the calling thread's device; `kernel` names the launch in messages. The result
  * is a CUstream, typed void * so that this header needs no driver types. */
