@@ -66,8 +66,9 @@ void kp_cpu_describe_device(const kp_limits *lim, kp_device_properties *p);
 
 /* ---- cpu_memory.c ------------------------------------------------------------------------ */
 
-/* `bytes` of zeroed memory in a mapping of its own between guard pages, 256-byte aligned and
- * ending as close to the trailing guard as that allows. kp_cpu_map reports failure (an
+/* `bytes` of memory in a mapping of its own between guard pages, 256-byte aligned and
+ * ending as close to the trailing guard as that allows (under ASan or valgrind: the checker's
+ * malloc of exactly `bytes`, cpu_memory.c). kp_cpu_map reports failure (an
  * out-of-memory error naming `what`); kp_cpu_map_quiet returns 0 or an errno value. */
 kp_error kp_cpu_map(size_t bytes, void **out, const char *what);
 int kp_cpu_map_quiet(size_t bytes, void **out);
