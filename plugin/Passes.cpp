@@ -3,6 +3,7 @@
 #include "analysis/KernelCallGraph.h"
 #include "cpu/BarrierFission.h"
 #include "cpu/CpuBlockEntry.h"
+#include "cpu/CpuDebugInfo.h"
 #include "cpu/CpuEntryPolicy.h"
 #include "cpu/ThreadLoopVersioning.h"
 #include "device/DeviceAtomics.h"
@@ -63,6 +64,7 @@ void registerKernplugPasses(PassBuilder &PB, const PassState &S) {
     MPM.addPass(CpuBlockEntryPass());
     MPM.addPass(BarrierFissionPass());
     MPM.addPass(HostStubsPass(S));
+    MPM.addPass(CpuDebugInfoPass());
   });
   // Every pipeline clang builds (-O0 to -O3, LTO and ThinLTO pre-link) has this point; the
   // device job has run beside the host pipeline until here.

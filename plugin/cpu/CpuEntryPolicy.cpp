@@ -6,6 +6,7 @@
 #include "abi/kp_abi.h"
 #include "analysis/KernelCallGraph.h"
 
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -32,6 +33,12 @@ PreservedAnalyses CpuEntryPolicyPass::run(Module &M, ModuleAnalysisManager &MAM)
       K.CpuEntryWhy = "it uses warp collectives";
     else if (S.Opts->CpuBarrierFibers)
       K.CpuEntryWhy = "cpu-barriers=fibers";
+    else if (K.HostFn->hasFnAttribute(Attribute::OptimizeNone) && K.HostFn->getSubprogram() &&
+             K.HostFn->getSubprogram()->getUnit()->getEmissionKind() ==
+                 DICompileUnit::FullDebug)
+      // -O0 -g is a debugging build: on fibers every line and local of the kernel is there
+      // for gdb; the split regions keep few of them.
+      K.CpuEntryWhy = "-O0 -g: fibers keep every line and variable for the debugger";
     if (K.CpuEntryWhy.empty()) {
       K.CpuEntry = CpuEntryKind::Split; // host-stubs says whether it could
       continue;
