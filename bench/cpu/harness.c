@@ -69,7 +69,7 @@ void harness_begin(const bench_opts *o) {
   harness_date(date, sizeof date);
   printf("CPU: %s, %ld online cores; %s; %s; %d threads for kernplug and OpenMP\n", model,
          sysconf(_SC_NPROCESSORS_ONLN), date, load, o->threads);
-  printf("each figure: median of %d samples (3 for rows over a minute), the three sides "
+  printf("each figure: median of %d samples (3 for rows over 20 s), the three sides "
          "alternating (order rotated each sample); ratios: median of the per-sample ratios "
          "(min–max); a pause of %d ms after each sample of a side%s\n",
          o->reps, o->settle_ms, o->check_only ? "; --check: small sizes, not a measurement" : "");
