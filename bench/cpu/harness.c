@@ -147,14 +147,18 @@ static int check_row(const idiom_row *r, double warm[3]) {
  * spin for 200 ms after a parallel region (libomp's KMP_BLOCKTIME), and a thread pool that
  * spins would do the same; on a machine with few cores the next side would share its cores
  * with them. Within a sample the side's own calls follow each other as in a program. */
-static double time_calls(side_fn f, void *ctx, int calls) {
-  double t0 = bench_now_ms();
-  for (int c = 0; c < calls; c++) f(ctx);
-  double ms = (bench_now_ms() - t0) / calls;
+static void settle(void) {
   if (g_opts.settle_ms > 0) {
     struct timespec ts = {g_opts.settle_ms / 1000, (long)(g_opts.settle_ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
   }
+}
+
+static double time_calls(side_fn f, void *ctx, int calls) {
+  double t0 = bench_now_ms();
+  for (int c = 0; c < calls; c++) f(ctx);
+  double ms = (bench_now_ms() - t0) / calls;
+  settle();
   return ms;
 }
 
@@ -187,13 +191,14 @@ void harness_row(const idiom_row *r) {
   side_fn sides[SIDES] = {r->kp, r->omp, r->serial};
   int nsides = r->serial ? 3 : 2;
 
-  /* As many calls per sample as ~10 ms of OpenMP takes (timed once more: the check's run
-   * was the first, with the page faults of fresh outputs). */
+  /* As many calls per sample as OpenMP makes in ~10 ms (counted, not derived from one call,
+   * whose time on a loaded machine may be a descheduled outlier). */
   int calls = r->calls;
   if (calls < 1) {
-    double once = time_calls(r->omp, r->ctx, 1);
-    calls = once >= 10.0 ? 1 : (int)(10.0 / (once > 1e-4 ? once : 1e-4)) + 1;
-    if (calls > 200000) calls = 200000;
+    double t0 = bench_now_ms();
+    for (calls = 0; calls < 200000 && bench_now_ms() - t0 < 10.0; calls++) r->omp(r->ctx);
+    if (calls < 1) calls = 1;
+    settle();
   }
   /* Long rows (over ~20 s at the full count) take 3 samples. */
   int reps = g_opts.reps;

@@ -236,7 +236,7 @@ void rows_shared(const bench_opts *o) {
     c.total = device_array(float, 1);
     double scale = 0;
     for (long i = 0; i < c.n; i++) scale += fabs(c.x[i]);
-    snprintf(size, sizeof size, "%ld floats, %ld x 256", c.n, (c.n + 511) / 512);
+    snprintf(size, sizeof size, "%s floats, %ld x 256", small ? "100003" : "2^25", (c.n + 511) / 512);
     harness_row(&(idiom_row){"tree reduction, warp shuffles at the end", size, 1, kp_tree,
                              mp_tree, se_tree, &c, c.total, 1, OUT_F32_SUM, 1e-5, scale, 0, 0});
     kp_free(c.x), kp_free(c.total);
@@ -252,7 +252,8 @@ void rows_shared(const bench_opts *o) {
     c.bytes = to_device(host, c.n);
     free(host);
     c.bins = device_array(unsigned, 256);
-    snprintf(size, sizeof size, "%ld bytes, 256 bins, %u x 256", c.n, c.hist_blocks);
+    snprintf(size, sizeof size, "%s bytes, 256 bins, %u x 256", small ? "100003" : "2^26",
+             c.hist_blocks);
     harness_row(&(idiom_row){"histogram, shared atomics", size, 1, kp_hist, mp_hist, se_hist, &c,
                              c.bins, 256, OUT_I32, 0, 0, 0, 0});
     kp_free(c.bytes), kp_free(c.bins);
@@ -267,7 +268,8 @@ void rows_shared(const bench_opts *o) {
     c.in = to_device(host, c.n);
     free(host);
     c.out = device_array(int, c.n);
-    snprintf(size, sizeof size, "%ld ints", c.n);
+    snprintf(size, sizeof size, "%s ints, %ld x 256", small ? "100003" : "2^24",
+             (c.n + SCAN_TPB - 1) / SCAN_TPB);
     harness_row(&(idiom_row){"block scan (Hillis-Steele, 256 per block)", size, 1, kp_scan,
                              mp_scan, se_scan, &c, c.out, (size_t)c.n, OUT_I32, 0, 0, 0, 0});
     kp_free(c.in), kp_free(c.out);
@@ -280,7 +282,8 @@ void rows_shared(const bench_opts *o) {
     c.power = bench_device_uniform(cells, 11, 0.0f, 1.0f);
     c.scratch = device_array(float, cells);
     c.hot = device_array(float, cells);
-    snprintf(size, sizeof size, "%d x %d floats", c.rows, c.cols);
+    snprintf(size, sizeof size, "%d x %d floats, %d x %d blocks of 16 x 16", c.rows, c.cols,
+             (c.cols + HS_OUT - 1) / HS_OUT, (c.rows + HS_OUT - 1) / HS_OUT);
     harness_row(&(idiom_row){"hotspot: 16x16 tiles, pyramid of 2 steps", size, 1, kp_hotspot,
                              mp_hotspot, se_hotspot, &c, c.hot, (size_t)cells, OUT_F32, 1e-6, 0,
                              0, 0});
@@ -292,7 +295,8 @@ void rows_shared(const bench_opts *o) {
     long cells = (long)c.rows * c.cols;
     c.A = bench_device_uniform(cells, 12, -1.0f, 1.0f);
     c.B = device_array(float, cells);
-    snprintf(size, sizeof size, "%d x %d floats", c.rows, c.cols);
+    snprintf(size, sizeof size, "%d x %d floats, %d x %d blocks of 4 x 4", c.rows, c.cols,
+             (c.cols + 3) / 4, (c.rows + 3) / 4);
     harness_row(&(idiom_row){"2D convolution, 4x4 blocks (PolyBench 2DCONV)", size, 1, kp_conv,
                              mp_conv, se_conv, &c, c.B, (size_t)cells, OUT_F32, 1e-6, 0, 0, 0});
     kp_free(c.A), kp_free(c.B);
