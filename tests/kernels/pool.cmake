@@ -22,3 +22,13 @@ if(combines)
   set_tests_properties(kernel.pool_many_hosts_tsan PROPERTIES LABELS cpu
                        ENVIRONMENT "KP_BACKEND=cpu" TIMEOUT 300)
 endif()
+# KP_CPU_TIMEOUT_MS on every launch path of the pool (pool_watchdog_expect.c). Not under TSan,
+# which holds the watchdog's signal (see cpu_faults.cmake).
+kp_kernel_expect(pool_watchdog pool_watchdog_expect EXPECT success
+  ENV KP_BACKEND=cpu KP_CPU_TIMEOUT_MS=200
+  STDOUT "endless 1x32: kernel 'endless', block (0, 0, 0)" "endless 3x32: kernel 'endless'"
+         "endless 64x256: kernel 'endless'" "did not finish within KP_CPU_TIMEOUT_MS=200 ms"
+         "pool_watchdog: finished")
+if(KP_SANITIZE MATCHES "thread")
+  set_tests_properties(kernel.pool_watchdog PROPERTIES DISABLED TRUE)
+endif()
