@@ -13,7 +13,9 @@
  *   KP_POOL_DEFAULT_SPIN_US) after each task before they sleep, so back-to-back launches
  *   reach them without a system call; sleeping workers are woken (a futex call on the
  *   caller) only when the grid has at least KP_POOL_WAKE_THREADS GPU threads — less work
- *   than that takes less time on the caller than a wake-up does.
+ *   than that takes less time on the caller than a wake-up does — or when the previous
+ *   launch that woke nobody took longer than KP_POOL_WAKE_AFTER_NS (a slow kernel on a
+ *   small grid). A spinner that finds itself descheduled stops spinning for a while.
  * - A worker joins a task with a compare-and-swap on g_state while it is open, at most
  *   units-1 of them. When the caller has finished its part it closes the task and waits only
  *   for the workers that joined: a worker that wakes late finds the task closed and touches
@@ -42,7 +44,10 @@ enum {
   /* Below this many GPU threads in the whole grid a sleeping worker is not woken (spinning
    * ones still join): even an empty kernel costs ~1 ns per GPU thread, a wake-up 2-10 us
    * on the caller and more before the worker runs. */
-  KP_POOL_WAKE_THREADS = 4096
+  KP_POOL_WAKE_THREADS = 4096,
+  /* A launch that takes longer than this on the threads awake would have gained from a
+   * wake-up (a few us for the caller, tens before the worker runs). */
+  KP_POOL_WAKE_AFTER_NS = 50 * 1000
 };
 
 /* g_state: the task on offer. Bits 0-15: workers that joined it; 16-31: how many may join;
@@ -69,6 +74,10 @@ static atomic_int g_caller_waiting; /* the caller sleeps on g_done_cv (or is abo
 /* Written by the caller before it opens the task, read by workers that joined it. */
 static kp_pool_task g_task;
 static void *g_ctx;
+/* How long the last launch that did not wake sleeping workers took, in ns (under
+ * g_run_lock): a grid too small to wake them by its size is still worth it when its kernel
+ * is slow, and launches of one kernel tend to come in series. */
+static long long g_unwoken_ns;
 
 /* A program built with -fsanitize=thread does not see this library's atomics (the library
  * is not instrumented; its mutexes TSan sees through its interceptors): the two hand-offs
@@ -105,21 +114,36 @@ static long long now_ns(void) {
 
 /* Spins until done(arg) or KP_CPU_SPIN_US have passed; returns done(arg). The clock is read
  * every 64 pauses (a pause is 10-150 cycles depending on the CPU). Past the first
- * KP_POOL_YIELD_AFTER_NS the spinner also yields: on a machine with more runnable threads
- * than cores (other programs, or a worker sharing a core with the thread it waits for) the
- * one it waits for may need this core. */
-enum { KP_POOL_YIELD_AFTER_NS = 2000 };
+ * KP_POOL_YIELD_AFTER_NS the spinner also yields, in case the thread it waits for shares its
+ * core. A spinner that finds it was descheduled (a gap of KP_POOL_PREEMPTED_NS between two
+ * clock reads) is on a machine with more runnable threads than cores: there a spinning
+ * worker is the first to lose its core, possibly in the middle of a launch's blocks that the
+ * launching thread then waits for, so nobody spins for the next KP_POOL_NO_SPIN_NS: threads
+ * that sleep and are woken get their core back at once. */
+enum {
+  KP_POOL_YIELD_AFTER_NS = 2000,
+  KP_POOL_PREEMPTED_NS = 200 * 1000,
+  KP_POOL_NO_SPIN_NS = 20 * 1000 * 1000
+};
+static _Atomic long long g_no_spin_until; /* now_ns() before which nobody spins */
+
 static int spin_until(int (*done)(const void *), const void *arg) {
   if (g_spin_ns <= 0) return done(arg);
-  long long start = now_ns(), deadline = start + g_spin_ns;
+  long long start = now_ns(), last = start, deadline = start + g_spin_ns;
+  if (start < atomic_load_explicit(&g_no_spin_until, memory_order_relaxed)) return done(arg);
   for (;;) {
     for (int i = 0; i < 64; i++) {
       if (done(arg)) return 1;
       cpu_relax();
     }
     long long t = now_ns();
+    if (t - last >= KP_POOL_PREEMPTED_NS) {
+      atomic_store_explicit(&g_no_spin_until, t + KP_POOL_NO_SPIN_NS, memory_order_relaxed);
+      return done(arg);
+    }
     if (t >= deadline) return done(arg);
     if (t - start > KP_POOL_YIELD_AFTER_NS) sched_yield();
+    last = t;
   }
 }
 
@@ -273,6 +297,8 @@ void kp_pool_after_fork_child(void) {
   atomic_store(&g_sleepers, 0);
   atomic_store(&g_caller_waiting, 0);
   g_gen = 0;
+  g_unwoken_ns = 0;
+  atomic_store(&g_no_spin_until, 0);
 }
 
 /* In a child of fork(): starts the workers again (the forking thread is participant 0). A
@@ -284,10 +310,12 @@ static void restart_workers(void) {
   start_workers(want, g_stack_bytes, why, sizeof why); /* fewer workers still compute right */
 }
 
-/* Whether units x unit_threads GPU threads are worth waking a sleeping worker for. */
+/* Whether a grid of units x unit_threads GPU threads is worth waking sleeping workers for:
+ * at least KP_POOL_WAKE_THREADS of them, or the last launch that woke none took longer than
+ * KP_POOL_WAKE_AFTER_NS. */
 static int worth_a_wake_up(unsigned long long units, unsigned long long unit_threads) {
   return unit_threads >= KP_POOL_WAKE_THREADS || units >= KP_POOL_WAKE_THREADS ||
-         units * unit_threads >= KP_POOL_WAKE_THREADS;
+         units * unit_threads >= KP_POOL_WAKE_THREADS || g_unwoken_ns >= KP_POOL_WAKE_AFTER_NS;
 }
 
 void kp_pool_run(kp_pool_task task, void *ctx, unsigned long long units,
@@ -310,7 +338,9 @@ void kp_pool_run(kp_pool_task task, void *ctx, unsigned long long units,
   tsan_release(&g_state);
   /* Sequentially consistent, with the load of g_sleepers after it (see wait_for_task). */
   atomic_store(&g_state, STATE_MAKE(g_gen, helpers));
-  if (worth_a_wake_up(units, unit_threads) && atomic_load(&g_sleepers) > 0) {
+  int wake = worth_a_wake_up(units, unit_threads);
+  long long start = wake ? 0 : now_ns();
+  if (wake && atomic_load(&g_sleepers) > 0) {
     /* A sleeper checks g_state and waits holding g_mu: once we have held it, each one is
      * waiting or will see the task. Broadcast after unlocking, so that the woken do not
      * block on g_mu. */
@@ -325,5 +355,6 @@ void kp_pool_run(kp_pool_task task, void *ctx, unsigned long long units,
     wait_for_workers(STATE_JOINED(closed));
     tsan_acquire(&g_finished);
   }
+  g_unwoken_ns = wake ? 0 : now_ns() - start;
   pthread_mutex_unlock(&g_run_lock);
 }
