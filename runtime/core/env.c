@@ -6,16 +6,28 @@
 
 #include "core/env.h"
 
-long long kp_env_positive(const char *name, long long fallback, long long max, char *why,
-                          size_t why_size) {
+/* Parses a whole number in [min, max] from `name`; the message says the range. */
+static long long env_in_range(const char *name, long long fallback, long long min, long long max,
+                              char *why, size_t why_size) {
   const char *s = getenv(name);
   if (!s || !*s) return fallback;
   char *end = NULL;
   errno = 0;
   long long v = strtoll(s, &end, 10);
-  if (errno || end == s || *end != '\0' || v < 1 || v > max) {
-    snprintf(why, why_size, "%s=%s is not a whole number between 1 and %lld", name, s, max);
+  if (errno || end == s || *end != '\0' || v < min || v > max) {
+    snprintf(why, why_size, "%s=%s is not a whole number between %lld and %lld", name, s, min,
+             max);
     return -1;
   }
   return v;
+}
+
+long long kp_env_positive(const char *name, long long fallback, long long max, char *why,
+                          size_t why_size) {
+  return env_in_range(name, fallback, 1, max, why, why_size);
+}
+
+long long kp_env_nonnegative(const char *name, long long fallback, long long max, char *why,
+                             size_t why_size) {
+  return env_in_range(name, fallback, 0, max, why, why_size);
 }

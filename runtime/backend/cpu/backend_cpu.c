@@ -276,7 +276,7 @@ static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void 
   atomic_init(&g.next_block, 0);
   atomic_init(&g.failed, 0);
   kp_note_launched_kernel(k->name);
-  kp_pool_run(run_blocks, &g);
+  kp_pool_run(run_blocks, &g, g.total_blocks, g.block[0] * g.block[1] * g.block[2]);
   if (kp_cpu_timeout_ms) kp_cpu_watchdog_end(atomic_load(&g.watch));
   if (atomic_load(&g.failed)) return kp_fail(KP_ERROR_LAUNCH, "%s", g.message);
   return KP_SUCCESS;
@@ -441,7 +441,7 @@ static void cpu_detect(void) {
   printf("kernplug %d.%d.%d: kernels run on the CPU backend\n", KP_VERSION_MAJOR,
          KP_VERSION_MINOR, KP_VERSION_PATCH);
   printf("Reason: %s\n", kp_backend_reason());
-  printf("Worker threads: %d (KP_NUM_THREADS sets it; default one per core)\n", kp_pool_size());
+  printf("Worker threads: %d (KP_NUM_THREADS sets it; default one per CPU this process may run on)\n", kp_pool_size());
   printf("Limits: %lld threads per block, %lld bytes of dynamic shared memory per block "
          "(KP_CPU_SHARED_BYTES sets it)\n",
          g_cpu.limits.max_threads_per_block, g_cpu.limits.max_shared_bytes);
@@ -458,9 +458,7 @@ static void cpu_detect(void) {
 }
 
 const kp_backend *kp_cpu_backend_init(char *why, size_t why_size) {
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  if (cores < 1) cores = 1;
-  long long n = kp_env_positive("KP_NUM_THREADS", cores, 1024, why, why_size);
+  long long n = kp_env_positive("KP_NUM_THREADS", kp_pool_default_size(), 1024, why, why_size);
   if (n < 0) return NULL;
   long long shared = kp_env_positive("KP_CPU_SHARED_BYTES", KP_CPU_DEFAULT_SHARED,
                                      KP_CPU_MAX_SHARED, why, why_size);

@@ -49,12 +49,21 @@
 
 /* A fixed set of worker threads that run a function for each participant. */
 typedef void (*kp_pool_task)(void *ctx, int participant);
-/* Starts participants-1 worker threads with stacks of stack_bytes. */
+/* The default number of participants: the CPUs in the process's affinity mask (taskset, an
+ * MPI rank bound to cores), else the online cores; at most 1024. */
+int kp_pool_default_size(void);
+/* Starts participants-1 worker threads with stacks of stack_bytes and reads KP_CPU_SPIN_US.
+ * Returns the participants, or 0 with the reason in why. */
 int kp_pool_start(int participants, size_t stack_bytes, char *why, size_t why_size);
 int kp_pool_size(void);
-/* Runs task(ctx, i) for i in [0, participants) — the caller is participant 0 — and returns
- * when all have finished. Serialised: one grid at a time. */
-void kp_pool_run(kp_pool_task task, void *ctx);
+/* Runs task(ctx, i) for the caller (i = 0) and the workers that join (i = their number), and
+ * returns when all that joined have finished. `units`: how many pieces the work splits into
+ * at most (1: the caller alone, no worker is told), each of `unit_threads` GPU threads; with
+ * fewer than KP_POOL_WAKE_THREADS GPU threads in all (pool.c) only spinning workers join. A
+ * task must therefore do all the work on participant 0 alone when no one joins. Serialised:
+ * one grid at a time. */
+void kp_pool_run(kp_pool_task task, void *ctx, unsigned long long units,
+                 unsigned long long unit_threads);
 /* In the child of fork(): no workers are left; reset the locks, restart on the next run. */
 void kp_pool_after_fork_child(void);
 
