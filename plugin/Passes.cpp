@@ -4,6 +4,7 @@
 #include "cpu/BarrierFission.h"
 #include "cpu/CpuBlockEntry.h"
 #include "cpu/CpuEntryPolicy.h"
+#include "cpu/GridStrideInterchange.h"
 #include "cpu/ThreadLoopVersioning.h"
 #include "device/DeviceAtomics.h"
 #include "device/DeviceInstrumentation.h"
@@ -61,6 +62,7 @@ void registerKernplugPasses(PassBuilder &PB, const PassState &S) {
     MPM.addPass(ProbeStacksPass());
     MPM.addPass(CpuEntryPolicyPass(S));
     MPM.addPass(CpuBlockEntryPass());
+    MPM.addPass(GridStrideInterchangePass());
     MPM.addPass(BarrierFissionPass());
     MPM.addPass(HostStubsPass(S));
   });
