@@ -37,8 +37,9 @@ extern "C" {
  * points to a kp_signature_desc (type codes, core dimensions) instead of a string the runtime
  * parsed. Earlier versions were never released with a different runtime, so the runtime accepts
  * only the current one (objects built by an older plugin are refused with a message that
- * says to rebuild them). */
-#define KP_ABI_VERSION 5
+ * says to rebuild them). 6: kp_cpu_thread_range names a run of consecutive blocks (block[],
+ * num_blocks), so that one call of a block entry runs several small blocks. */
+#define KP_ABI_VERSION 6
 
 /* KP_ABI_VERSION covers the kp_dev_* primitives too: objects call the ones their kernplug.h
  * declared, which libkernplug_rt (CPU) and the device bitcode (GPU) define. Beside it, the
@@ -113,8 +114,8 @@ enum {
 /* CPU entry: runs the kernel body once for the calling worker's current thread indices. */
 typedef void (*kp_cpu_entry_fn)(void **args);
 
-/* CPU block entry: one loop over the range's threads with the kernel body inlined and the
- * thread indices as loop variables, so that element-wise kernels compile to vectorisable
+/* CPU block entry: one loop over the range's blocks and threads with the kernel body inlined
+ * and the thread indices as loop variables, so that element-wise kernels compile to vectorisable
  * loops. Kernels with barriers have one only with KP_KERNEL_CPU_BLOCK_BARRIERS; those with
  * warp collectives have none (they run as fibers). */
 typedef void (*kp_cpu_block_fn)(void **args, const kp_cpu_thread_range *threads);

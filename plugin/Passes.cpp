@@ -5,6 +5,7 @@
 #include "cpu/CpuBlockEntry.h"
 #include "cpu/CpuDebugInfo.h"
 #include "cpu/CpuEntryPolicy.h"
+#include "cpu/GridStrideInterchange.h"
 #include "cpu/ThreadLoopVersioning.h"
 #include "device/DeviceAtomics.h"
 #include "device/DeviceInstrumentation.h"
@@ -62,6 +63,7 @@ void registerKernplugPasses(PassBuilder &PB, const PassState &S) {
     MPM.addPass(ProbeStacksPass());
     MPM.addPass(CpuEntryPolicyPass(S));
     MPM.addPass(CpuBlockEntryPass());
+    MPM.addPass(GridStrideInterchangePass());
     MPM.addPass(BarrierFissionPass());
     MPM.addPass(HostStubsPass(S));
     MPM.addPass(CpuDebugInfoPass());
