@@ -4,6 +4,7 @@
 #include "cpu/BarrierFission.h"
 #include "cpu/CpuBlockEntry.h"
 #include "cpu/CpuEntryPolicy.h"
+#include "cpu/SharedAtomics.h"
 #include "cpu/ThreadLoopVersioning.h"
 #include "device/DeviceAtomics.h"
 #include "device/DeviceInstrumentation.h"
@@ -63,6 +64,11 @@ void registerKernplugPasses(PassBuilder &PB, const PassState &S) {
     MPM.addPass(CpuBlockEntryPass());
     MPM.addPass(BarrierFissionPass());
     MPM.addPass(HostStubsPass(S));
+  });
+  // After inlining and SROA (the CPU entries' addresses are SSA values by then), before the
+  // vectoriser and the loop passes of the optimisation pipeline.
+  PB.registerOptimizerEarlyEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    MPM.addPass(CpuSharedAtomicsPass());
   });
   // Every pipeline clang builds (-O0 to -O3, LTO and ThinLTO pre-link) has this point; the
   // device job has run beside the host pipeline until here.
