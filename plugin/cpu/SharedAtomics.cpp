@@ -5,21 +5,22 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
-#include "llvm/Transforms/Utils/LowerAtomic.h"
+#include "llvm/Transforms/Utils/LowerAtomic.h" // buildAtomicRMWValue
 
 using namespace llvm;
 
 namespace kernplug {
 
 const char *const CpuSharedMD = "kernplug.cpu_shared";
+const char *const CpuSharedRMWMD = "kernplug.shared_rmw";
 
 namespace {
 
@@ -197,28 +198,53 @@ std::optional<AtomicRMWInst::BinOp> primitiveOp(const CallInst &Call) {
   return std::nullopt;
 }
 
-/// I as a plain load, operation and store. A loop that waits on such an
-/// atomic would never end on the CPU (the thread it waits for runs later);
-/// llvm.sideeffect keeps it a loop that hangs, as it did with the atomic,
-/// rather than one the optimiser may assume finishes.
+/// Replaces an atomic on Ptr with a plain load of the old value and a store of
+/// New(old), both tagged !kernplug.shared_rmw, and returns the old value. A
+/// loop that waits on such an atomic would never end on the CPU (the thread it
+/// waits for runs later); llvm.sideeffect keeps it a loop that hangs, as it did
+/// with the atomic, rather than one the optimiser may assume finishes.
+Value *loadModifyStore(IRBuilder<> &B, Type *Ty, Value *Ptr, Align A,
+                       function_ref<Value *(Value *Old)> New) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  B.CreateCall(Intrinsic::getDeclaration(&M, Intrinsic::sideeffect));
+  MDNode *Tag = MDNode::get(B.getContext(), {});
+  LoadInst *Old = B.CreateAlignedLoad(Ty, Ptr, A);
+  Old->setMetadata(CpuSharedRMWMD, Tag);
+  B.CreateAlignedStore(New(Old), Ptr, A)->setMetadata(CpuSharedRMWMD, Tag);
+  return Old;
+}
+
+/// I as a plain load, operation and store; false if it stays.
 bool relax(Instruction &I) {
   IRBuilder<> B(&I);
-  if (auto *Call = dyn_cast<CallInst>(&I)) {
+  Value *Result;
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    Result = loadModifyStore(B, RMW->getType(), RMW->getPointerOperand(), RMW->getAlign(),
+                             [&](Value *Old) {
+                               return buildAtomicRMWValue(RMW->getOperation(), B, Old,
+                                                          RMW->getValOperand());
+                             });
+  } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+    Value *Equal = nullptr;
+    Value *Old = loadModifyStore(B, CX->getNewValOperand()->getType(), CX->getPointerOperand(),
+                                 CX->getAlign(), [&](Value *Old) {
+                                   Equal = B.CreateICmpEQ(Old, CX->getCompareOperand());
+                                   return B.CreateSelect(Equal, CX->getNewValOperand(), Old);
+                                 });
+    Result = B.CreateInsertValue(B.CreateInsertValue(PoisonValue::get(CX->getType()), Old, 0),
+                                 Equal, 1);
+  } else {
+    auto *Call = cast<CallInst>(&I);
     std::optional<AtomicRMWInst::BinOp> Op = primitiveOp(*Call);
-    Value *Ptr = Call->getArgOperand(0), *Val = Call->getArgOperand(1);
+    Value *Val = Call->getArgOperand(1);
     if (!Op || !Call->getType()->isIntegerTy(32) || Val->getType() != Call->getType())
       return false;
-    Value *Old = B.CreateAlignedLoad(Call->getType(), Ptr, Align(4));
-    B.CreateAlignedStore(buildAtomicRMWValue(*Op, B, Old, Val), Ptr, Align(4));
-    B.CreateCall(Intrinsic::getDeclaration(I.getModule(), Intrinsic::sideeffect));
-    Call->replaceAllUsesWith(Old);
-    Call->eraseFromParent();
-    return true;
+    Result = loadModifyStore(B, Call->getType(), Call->getArgOperand(0), Align(4),
+                             [&](Value *Old) { return buildAtomicRMWValue(*Op, B, Old, Val); });
   }
-  B.CreateCall(Intrinsic::getDeclaration(I.getModule(), Intrinsic::sideeffect));
-  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
-    return lowerAtomicRMWInst(RMW);
-  return lowerAtomicCmpXchgInst(cast<AtomicCmpXchgInst>(&I));
+  I.replaceAllUsesWith(Result);
+  I.eraseFromParent();
+  return true;
 }
 
 } // namespace
@@ -242,8 +268,8 @@ PreservedAnalyses CpuSharedAtomicsPass::run(Module &M, ModuleAnalysisManager &) 
       continue;
     Changed = true;
     remark(F, "SharedAtomics",
-           Twine(Relaxed) + (Relaxed == 1 ? " atomic" : " atomics") +
-               " on shared memory in '" + F.getName() +
+           Twine(Relaxed) + (Relaxed == 1 ? " atomic" : " atomics") + " on shared memory in '" +
+               F.getName() +
                (Relaxed == 1 ? "' is a plain load and store" : "' are plain loads and stores") +
                " on the CPU backend (a block's threads never run at the same time there)");
   }

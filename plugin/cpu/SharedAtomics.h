@@ -35,6 +35,11 @@ namespace kernplug {
 
 /// On a global variable: it is a `shared` array's per-worker copy (host-stubs).
 extern const char *const CpuSharedMD;
+/// On the load and the store that replace an atomic: a read-modify-write that
+/// other GPU threads of the block also make. A pass that declares a thread
+/// loop's iterations independent (llvm.loop.parallel_accesses) must leave them
+/// out of its access groups.
+extern const char *const CpuSharedRMWMD;
 
 class CpuSharedAtomicsPass : public llvm::PassInfoMixin<CpuSharedAtomicsPass> {
 public:

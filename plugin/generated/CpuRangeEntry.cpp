@@ -7,9 +7,7 @@ using namespace llvm;
 
 namespace kernplug {
 
-std::string cpuRangeEntryName(StringRef KernelName) {
-  return (KernelName + ".kp.cpu_range").str();
-}
+std::string cpuRangeEntryName(StringRef KernelName) { return (KernelName + ".kp.cpu_range").str(); }
 
 /// The user's code generation choices (target-cpu, target-features, the
 /// floating-point string attributes clang sets from -f options): an entry
@@ -32,8 +30,8 @@ Function *buildCpuRangeEntry(Function &Kernel, const Function &ElementFn, LoopPr
   auto *Ptr = PointerType::get(C, 0);
   Type *I64 = Type::getInt64Ty(C);
   auto *Ty = FunctionType::get(Type::getVoidTy(C), {Ptr, I64, I64}, false);
-  Function *R = Function::Create(Ty, GlobalValue::InternalLinkage,
-                                 cpuRangeEntryName(Kernel.getName()), M);
+  Function *R =
+      Function::Create(Ty, GlobalValue::InternalLinkage, cpuRangeEntryName(Kernel.getName()), M);
   R->addFnAttr(Attribute::NoUnwind);
   copyCodegenAttributes(ElementFn, *R);
   Argument *ArgsArray = R->getArg(0), *Begin = R->getArg(1), *End = R->getArg(2);

@@ -21,9 +21,9 @@ define void @hist(i32 %b, i1 %c, ptr %global) {
 ; A shared array's element, directly and through llvm.threadlocal.address.
 ; CHECK: %p = getelementptr inbounds [64 x i32], ptr @h, i32 0, i32 %b
 ; CHECK-NEXT: call void @llvm.sideeffect()
-; CHECK-NEXT: [[OLD:%.*]] = load i32, ptr %p, align 4
+; CHECK-NEXT: [[OLD:%.*]] = load i32, ptr %p, align 4, !kernplug.shared_rmw ![[TAG:[0-9]+]]
 ; CHECK-NEXT: [[NEW:%.*]] = add i32 [[OLD]], 1
-; CHECK-NEXT: store i32 [[NEW]], ptr %p, align 4
+; CHECK-NEXT: store i32 [[NEW]], ptr %p, align 4, !kernplug.shared_rmw ![[TAG]]
   %p = getelementptr inbounds [64 x i32], ptr @h, i32 0, i32 %b
   %old = atomicrmw add ptr %p, i32 1 monotonic, align 4
 ; CHECK: %tp = call ptr @llvm.threadlocal.address.p0(ptr @h)
@@ -35,7 +35,10 @@ define void @hist(i32 %b, i1 %c, ptr %global) {
 ; The dynamic shared buffer, through a select of two shared pointers: cmpxchg.
 ; CHECK: %dyn = call ptr @kp_dev_dynamic_shared()
 ; CHECK-NOT: cmpxchg ptr %sel
-; CHECK: load i32, ptr %sel
+; CHECK: [[CX:%.*]] = load i32, ptr %sel
+; CHECK-NEXT: [[EQ:%.*]] = icmp eq i32 [[CX]], 0
+; CHECK-NEXT: [[SEL:%.*]] = select i1 [[EQ]], i32 %{{[0-9]+}}, i32 [[CX]]
+; CHECK-NEXT: store i32 [[SEL]], ptr %sel
   %dyn = call ptr @kp_dev_dynamic_shared()
   %sel = select i1 %c, ptr %dyn, ptr %p
   %pair = cmpxchg ptr %sel, i32 0, i32 %x monotonic monotonic, align 4
