@@ -134,9 +134,9 @@ Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info,
 /// The kernel's CPU range entry (CpuRangeEntry.h). The variants' loops
 /// vectorise. Tested inputs read base_j[i * stride_j], with base_j = inj and
 /// stride 1 for an array, a copy of sj and stride 0 for a broadcast scalar: no
-/// branch in the loop, but no vector loop either (the general kernel runs only
-/// mixes that put a scalar before an array; a vector loop per mix would cost
-/// compile time for every signature).
+/// branch in the loop, which vectorises only with gathers (AVX2). The general
+/// kernel runs only mixes that put a scalar before an array; a vector loop per
+/// mix would cost compile time for every signature.
 Function *buildRangeEntry(Function &K, Function *F, const DeviceFunctionInfo &Info,
                           const Signature &Sig, Inputs Shape) {
   SmallVector<Value *, 8> Bases, Strides;
