@@ -38,7 +38,8 @@ extern "C" {
  * parsed. Earlier versions were never released with a different runtime, so the runtime accepts
  * only the current one (objects built by an older plugin are refused with a message that
  * says to rebuild them). 6: kp_cpu_thread_range names a run of consecutive blocks (block[],
- * num_blocks), so that one call of a block entry runs several small blocks. */
+ * num_blocks), so that one call of a block entry runs several small blocks; and
+ * kp_kernel_desc.cpu_range_entry (generated kernels' CPU range entries). */
 #define KP_ABI_VERSION 6
 
 /* KP_ABI_VERSION covers the kp_dev_* primitives too: objects call the ones their kernplug.h
@@ -119,6 +120,14 @@ typedef void (*kp_cpu_entry_fn)(void **args);
  * loops. Kernels with barriers have one only with KP_KERNEL_CPU_BLOCK_BARRIERS; those with
  * warp collectives have none (they run as fibers). */
 typedef void (*kp_cpu_block_fn)(void **args, const kp_cpu_thread_range *threads);
+
+/* CPU range entry of a generated VECTORIZE or GUVECTORIZE kernel: with the kernel's arguments
+ * (args[i] points at IR parameter i, as for cpu_entry), does what the kernel's loop does for
+ * every index i with begin <= i < end (0 <= begin, end <= n), in order, with no thread
+ * indices: out[i] = f(...) for VECTORIZE (any n up to 2^63 - 1: the index is 64-bit), f on
+ * block i of every operand for GUVECTORIZE. Ranges that do not overlap may run at the same
+ * time on different threads. */
+typedef void (*kp_cpu_range_fn)(void **args, int64_t begin, int64_t end);
 
 #define KP_ABI_STRUCT_BEGIN(S) struct S {
 #define KP_ABI_FIELD(S, Name, Kind, CType) CType Name;

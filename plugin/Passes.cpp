@@ -6,6 +6,7 @@
 #include "cpu/CpuDebugInfo.h"
 #include "cpu/CpuEntryPolicy.h"
 #include "cpu/GridStrideInterchange.h"
+#include "cpu/SharedAtomics.h"
 #include "cpu/ThreadLoopVersioning.h"
 #include "device/DeviceAtomics.h"
 #include "device/DeviceInstrumentation.h"
@@ -67,6 +68,11 @@ void registerKernplugPasses(PassBuilder &PB, const PassState &S) {
     MPM.addPass(BarrierFissionPass());
     MPM.addPass(HostStubsPass(S));
     MPM.addPass(CpuDebugInfoPass());
+  });
+  // After inlining and SROA (the CPU entries' addresses are SSA values by then), before the
+  // vectoriser and the loop passes of the optimisation pipeline.
+  PB.registerOptimizerEarlyEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    MPM.addPass(CpuSharedAtomicsPass());
   });
   // Every pipeline clang builds (-O0 to -O3, LTO and ThinLTO pre-link) has this point; the
   // device job has run beside the host pipeline until here.

@@ -135,8 +135,8 @@ static void test_reduce_geometry(void) {
 
 /* ---- objects of the previous ABI --------------------------------------------------------- */
 
-/* A module from the plugin before block entries ran runs of blocks (ABI 5) is refused, never
- * read with the new layout. */
+/* A module from the plugin before block entries ran runs of blocks and kernel descriptors had
+ * cpu_range_entry (ABI 5) is refused, never read with the new layout. */
 static void test_previous_abi_refused(void) {
   _Static_assert(KP_ABI_VERSION == 6, "update this test and hand_kernels.c with the ABI");
   static kp_module_desc abi5 = {.abi_version = 5, .source = "abi5_object.c"};

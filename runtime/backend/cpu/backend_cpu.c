@@ -451,6 +451,7 @@ static kp_backend g_cpu = {
                .max_shared_bytes = KP_CPU_DEFAULT_SHARED,
                .shared_hint = "; set KP_CPU_SHARED_BYTES to raise it"},
     .launch_impl = cpu_launch,
+    .launch_range = kp_cpu_launch_range,
     .alloc = cpu_alloc,
     .release = cpu_release,
     .alloc_kind = cpu_alloc_kind,
