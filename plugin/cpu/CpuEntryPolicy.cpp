@@ -28,9 +28,7 @@ PreservedAnalyses CpuEntryPolicyPass::run(Module &M, ModuleAnalysisManager &MAM)
       remark(*K.HostFn, "CpuEntry", "kernel '" + K.Name + "': CPU entry = block loop");
       continue;
     }
-    if (Warp)
-      K.CpuEntryWhy = "it uses warp collectives";
-    else if (S.Opts->CpuBarrierFibers)
+    if (S.Opts->CpuBarrierFibers)
       K.CpuEntryWhy = "cpu-barriers=fibers";
     if (K.CpuEntryWhy.empty()) {
       K.CpuEntry = CpuEntryKind::Split; // host-stubs says whether it could
