@@ -139,11 +139,52 @@ bool Divergence::uniformLoad(const LoadInst &L) const {
   return true;
 }
 
-/// threadIdx.x or the linear thread id, widened or not: 32 * (warp's place in its row) + lane
-/// at warp granularity.
+/// A value that is 0 in a block of one row: threadIdx.y or z, sums of such and products
+/// with them (the row's number, y + blockDim.y * z).
+static bool isRowIndex(const Value *V, const Argument *Idx, unsigned Depth = 0) {
+  if (auto *Cast = dyn_cast<ZExtInst>(V))
+    V = Cast->getOperand(0);
+  if (std::optional<unsigned> Slot = indexLoadSlot(V, Idx))
+    return *Slot == SlotTid + 1 || *Slot == SlotTid + 2;
+  auto *BO = dyn_cast<BinaryOperator>(V);
+  if (!BO || Depth > 4)
+    return false;
+  auto Row = [&](unsigned I) { return isRowIndex(BO->getOperand(I), Idx, Depth + 1); };
+  switch (BO->getOpcode()) {
+  case Instruction::Add:
+  case Instruction::Or:
+    return Row(0) && Row(1);
+  case Instruction::Mul:
+    return Row(0) || Row(1);
+  default:
+    return false;
+  }
+}
+
+/// blockDim.x * (a row index): a multiple of 32 when blockDim.x is, 0 in a block of one row.
+static bool isRowStart(const Value *V, const Argument *Idx) {
+  if (auto *Cast = dyn_cast<ZExtInst>(V))
+    V = Cast->getOperand(0);
+  auto *Mul = dyn_cast<BinaryOperator>(V);
+  if (!Mul || Mul->getOpcode() != Instruction::Mul)
+    return false;
+  auto IsNtidX = [&](const Value *Op) {
+    std::optional<unsigned> Slot = indexLoadSlot(Op, Idx);
+    return Slot && *Slot == SlotNtid;
+  };
+  return (IsNtidX(Mul->getOperand(0)) && isRowIndex(Mul->getOperand(1), Idx)) ||
+         (IsNtidX(Mul->getOperand(1)) && isRowIndex(Mul->getOperand(0), Idx));
+}
+
+/// threadIdx.x or the linear thread id (the runtime's, or x + blockDim.x * row computed by
+/// the kernel), widened or not: 32 * (the warp's place in the row) + lane at warp granularity.
 bool Divergence::isLaneIndex(const Value *V) const {
   if (auto *Cast = dyn_cast<CastInst>(V); Cast && isa<ZExtInst, SExtInst>(Cast))
     V = Cast->getOperand(0);
+  if (auto *BO = dyn_cast<BinaryOperator>(V);
+      BO && (BO->getOpcode() == Instruction::Add || BO->getOpcode() == Instruction::Or))
+    return (isLaneIndex(BO->getOperand(0)) && isRowStart(BO->getOperand(1), Idx)) ||
+           (isLaneIndex(BO->getOperand(1)) && isRowStart(BO->getOperand(0), Idx));
   std::optional<unsigned> Slot = indexLoadSlot(V, Idx);
   return Slot && (*Slot == SlotTid || *Slot == SlotLinear);
 }
