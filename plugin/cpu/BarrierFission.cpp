@@ -752,10 +752,22 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
   std::optional<WarpFrame> Warp;
   BasicBlock *Leave = Done; // where the dispatch goes when no region is next
   Value *Where = Next;      // whose entry of Next the dispatch reads
+  // Warp by warp, a region that starts at a block barrier (or the entry) runs once for the
+  // whole block at the start of a round, as without warps: each thread stops at a block
+  // barrier or at a warp collective, the same in all lanes of a warp, and only then do the
+  // warps that stopped at a collective go on, one by one. Each thread still runs in program
+  // order, and each warp's lanes all reach a collective before any goes past it.
+  SmallVector<bool, 8> WholeBlock(Roots.size(), true);
+  SwitchInst *RoundSwitch = nullptr;
+  BasicBlock *WarpsStart = nullptr;
+  if (WarpMode)
+    for (unsigned R = 1; R < Roots.size(); ++R)
+      WholeBlock[R] = !WarpSplit[R - 1];
   if (WarpMode) {
-    // Warp by warp: in each round every warp runs, region after region, until it stops at a
-    // block barrier (or the end), which all do at the same one (the uniformity check); the
-    // next round resumes them after it. Warp w is 32 consecutive x of one (y, z) row, as on
+    // Rounds: each runs the block from one block barrier to the next (all threads reach the
+    // same ones: the uniformity check), first the region after the barrier over the whole
+    // block, then warp by warp the regions after warp collectives until every warp waits at
+    // the next block barrier (or the end). Warp w is 32 consecutive x of one (y, z) row, as on
     // a GPU when blockDim.x is a multiple of 32 or the block is one row: the runtime calls
     // the entry only then (KP_KERNEL_CPU_BLOCK_WARPS).
     B.CreateMemSet(Next, B.getInt8(0), B.CreateMul(Threads, B.getInt64(4)), Align(4));
@@ -767,8 +779,13 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
     BasicBlock *Head = BasicBlock::Create(C, "kp.warp", E);
     BasicBlock *WarpDone = BasicBlock::Create(C, "kp.warp.next", E);
     BasicBlock *RoundDone = BasicBlock::Create(C, "kp.round.done", E);
+    WarpsStart = BasicBlock::Create(C, "kp.warps", E);
     B.CreateBr(Round);
     B.SetInsertPoint(Round);
+    // Every thread stopped at the same block barrier: thread 0's entry says which.
+    RoundSwitch = B.CreateSwitch(
+        B.CreateAnd(B.CreateLoad(B.getInt32Ty(), Next), B.getInt32(~WaitBit)), Done);
+    B.SetInsertPoint(WarpsStart);
     B.CreateBr(Head);
     B.SetInsertPoint(Head);
     PHINode *W = B.CreatePHI(B.getInt32Ty(), 2, "kp.w");
@@ -788,13 +805,11 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
         "kp.warp.first");
     Warp->Lanes = B.CreateSub(X1, X0, "kp.warp.lanes");
     Where = B.CreateInBoundsGEP(B.getInt32Ty(), Next, Warp->FirstLinear);
-    Value *Resumed = B.CreateAnd(B.CreateLoad(B.getInt32Ty(), Where), B.getInt32(~WaitBit));
-    B.CreateStore(Resumed, Where);
-    B.CreateBr(Dispatch);
+    B.CreateBr(Dispatch); // a warp waiting at a block barrier is not dispatched
     B.SetInsertPoint(WarpDone);
     Value *NextW = B.CreateNUWAdd(W, B.getInt32(1));
     B.CreateCondBr(B.CreateICmpULT(NextW, Warps), Head, RoundDone);
-    W->addIncoming(B.getInt32(0), Round);
+    W->addIncoming(B.getInt32(0), WarpsStart);
     W->addIncoming(NextW, WarpDone);
     B.SetInsertPoint(RoundDone);
     Value *Block = B.CreateLoad(B.getInt32Ty(), Next); // thread 0's: where every warp stopped
@@ -809,9 +824,16 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
   SwitchInst *Switch = B.CreateSwitch(B.CreateLoad(B.getInt32Ty(), Where), Leave, Roots.size());
   for (unsigned R = 0; R < Roots.size(); ++R) {
     BasicBlock *Pre = BasicBlock::Create(C, "kp.region" + Twine(R), E);
-    Switch->addCase(B.getInt32(R), Pre);
     B.SetInsertPoint(Pre);
-    if (!emitRegion(R, RegionFr, B, Home, Next, Dispatch, Warp ? &*Warp : nullptr)) {
+    bool Ok;
+    if (WholeBlock[R] && WarpMode) {
+      RoundSwitch->addCase(B.getInt32(R), Pre);
+      Ok = emitRegion(R, Fr, B, Home, Next, WarpsStart, nullptr);
+    } else {
+      Switch->addCase(B.getInt32(R), Pre);
+      Ok = emitRegion(R, RegionFr, B, Home, Next, Dispatch, Warp ? &*Warp : nullptr);
+    }
+    if (!Ok) {
       E->eraseFromParent();
       return nullptr;
     }
