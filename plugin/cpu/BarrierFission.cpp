@@ -773,8 +773,8 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
     B.CreateMemSet(Next, B.getInt8(0), B.CreateMul(Threads, B.getInt64(4)), Align(4));
     Warp.emplace();
     Warp->Snapshot = B.CreateAlloca(ArrayType::get(B.getInt32Ty(), 32), nullptr, "kp.warp.lanes");
-    Value *PerRow = B.CreateUDiv(B.CreateAdd(Fr.Ntid[0], B.getInt32(31)), B.getInt32(32));
-    Value *Warps = B.CreateMul(PerRow, B.CreateMul(Fr.Ntid[1], Fr.Ntid[2]), "kp.warps");
+    Value *Warps = B.CreateTrunc(B.CreateUDiv(B.CreateAdd(Threads, B.getInt64(31)), B.getInt64(32)),
+                                 B.getInt32Ty(), "kp.warps");
     BasicBlock *Round = BasicBlock::Create(C, "kp.round", E);
     BasicBlock *Head = BasicBlock::Create(C, "kp.warp", E);
     BasicBlock *WarpDone = BasicBlock::Create(C, "kp.warp.next", E);
@@ -789,23 +789,27 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
     B.CreateBr(Head);
     B.SetInsertPoint(Head);
     PHINode *W = B.CreatePHI(B.getInt32Ty(), 2, "kp.w");
-    Value *YZ = B.CreateUDiv(W, PerRow);
-    Value *X0 = B.CreateMul(B.CreateURem(W, PerRow), B.getInt32(32));
-    Value *Y = B.CreateURem(YZ, Fr.Ntid[1]), *Z = B.CreateUDiv(YZ, Fr.Ntid[1]);
-    Value *X1 = B.CreateBinaryIntrinsic(Intrinsic::umin, B.CreateAdd(X0, B.getInt32(32)),
-                                        Fr.Ntid[0]);
-    RegionFr.Begin[0] = X0, RegionFr.Begin[1] = Y, RegionFr.Begin[2] = Z;
-    RegionFr.End[0] = X1, RegionFr.End[1] = B.CreateAdd(Y, B.getInt32(1));
-    RegionFr.End[2] = B.CreateAdd(Z, B.getInt32(1));
-    Type *I64 = B.getInt64Ty();
-    Warp->FirstLinear = B.CreateAdd(
-        B.CreateZExt(X0, I64),
-        B.CreateMul(B.CreateZExt(Fr.Ntid[0], I64),
-                    B.CreateZExt(B.CreateAdd(Y, B.CreateMul(Fr.Ntid[1], Z)), I64)),
-        "kp.warp.first");
-    Warp->Lanes = B.CreateSub(X1, X0, "kp.warp.lanes");
+    // Rows hold whole warps, or there is one row: warp w's lanes are the linear ids from 32w.
+    Value *First32 = B.CreateNUWMul(W, B.getInt32(32));
+    Warp->FirstLinear = B.CreateZExt(First32, B.getInt64Ty(), "kp.warp.first");
     Where = B.CreateInBoundsGEP(B.getInt32Ty(), Next, Warp->FirstLinear);
-    B.CreateBr(Dispatch); // a warp waiting at a block barrier is not dispatched
+    // A warp waiting at a block barrier (most, in most rounds) is passed over at once.
+    BasicBlock *Go = BasicBlock::Create(C, "kp.warp.go", E);
+    B.CreateCondBr(B.CreateICmpNE(B.CreateAnd(B.CreateLoad(B.getInt32Ty(), Where),
+                                              B.getInt32(WaitBit)),
+                                  B.getInt32(0)),
+                   WarpDone, Go);
+    B.SetInsertPoint(Go);
+    Value *Row = B.CreateUDiv(First32, Fr.Ntid[0]);
+    Value *X0 = B.CreateSub(First32, B.CreateMul(Row, Fr.Ntid[0]));
+    Value *Y = B.CreateURem(Row, Fr.Ntid[1]), *Z = B.CreateUDiv(Row, Fr.Ntid[1]);
+    Warp->Lanes = B.CreateBinaryIntrinsic(
+        Intrinsic::umin, B.getInt32(32),
+        B.CreateSub(B.CreateTrunc(Threads, B.getInt32Ty()), First32), nullptr, "kp.warp.lanes");
+    RegionFr.Begin[0] = X0, RegionFr.Begin[1] = Y, RegionFr.Begin[2] = Z;
+    RegionFr.End[0] = B.CreateAdd(X0, Warp->Lanes), RegionFr.End[1] = B.CreateAdd(Y, B.getInt32(1));
+    RegionFr.End[2] = B.CreateAdd(Z, B.getInt32(1));
+    B.CreateBr(Dispatch);
     B.SetInsertPoint(WarpDone);
     Value *NextW = B.CreateNUWAdd(W, B.getInt32(1));
     B.CreateCondBr(B.CreateICmpULT(NextW, Warps), Head, RoundDone);
