@@ -38,6 +38,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
@@ -233,6 +234,14 @@ bool Fission::inlineBarrierCalls(std::string &Why) {
 /// but not as passes of its pass manager: the clone is scratch the pipeline never sees, and
 /// at -O0 the pipeline's instrumentation would skip it (it is optnone like the kernel).
 void Fission::simplify() {
+  // Thread indices are never negative: (int)threadIdx.x / 32 then becomes a shift, whose
+  // sameness across a warp Divergence.cpp can see.
+  MDBuilder MDB(F.getContext());
+  for (Instruction &I : instructions(F))
+    if (std::optional<unsigned> Slot = indexLoadSlot(&I, Idx);
+        Slot && (*Slot < SlotCtaid || *Slot == SlotLinear))
+      I.setMetadata(LLVMContext::MD_range,
+                    MDB.createRange(APInt(32, 0), APInt(32, 0x80000000u)));
   auto Run = [&](auto &&Pass) { FAM.invalidate(F, Pass.run(F, FAM)); };
   Run(SROAPass(SROAOptions::PreserveCFG));
   Run(EarlyCSEPass());

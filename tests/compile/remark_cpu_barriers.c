@@ -31,7 +31,7 @@ __attribute__((kernel)) void loaded_loop(float *x, const int *n) {
 __attribute__((kernel)) void written_bound(int *n) {
   for (int i = 0; i < n[0]; i++) {
     syncthreads();
-    n[threadIdx.x + 1] = i;
+    n[threadIdx.x] = i; /* thread 0 writes the bound */
   }
 }
 
