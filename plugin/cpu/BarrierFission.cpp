@@ -19,6 +19,15 @@
 // none, so the kernel must pass a conservative uniformity check
 // (Divergence.cpp); anything unproven keeps the fibers.
 //
+// syncthreads_count/and/or split the same way: each thread stores its predicate before
+// the barrier, and the region after it starts by counting them (emitBlockVote). Warp
+// collectives split too, at warp granularity (WarpCollectives.cpp): every lane of a warp
+// must reach each one (Divergence at Granularity::Warp), and the block runs in rounds from
+// one block barrier to the next: the region after the barrier over the whole block, then
+// warp by warp, as loops over 32 lanes, the regions after collectives. Such an entry
+// assumes each warp is 32 consecutive x of one row (KP_KERNEL_CPU_BLOCK_WARPS: the runtime
+// uses fibers for other block shapes).
+//
 //===----------------------------------------------------------------------===//
 #include "cpu/BarrierFission.h"
 #include "cpu/CpuBlockEntry.h"
