@@ -76,7 +76,12 @@ enum {
   /* cpu_block_entry runs a kernel with barriers without fibers (split at its barriers into
    * loops over the block's threads): call it only with a block's full range. Runtimes that do
    * not know the flag run such kernels as fibers through cpu_entry, which stays correct. */
-  KP_KERNEL_CPU_BLOCK_BARRIERS = 1u << 8
+  KP_KERNEL_CPU_BLOCK_BARRIERS = 1u << 8,
+  /* cpu_block_entry runs a kernel with warp collectives (and maybe barriers) without fibers,
+   * its regions warp by warp: call it only with a block's full range, and only when each warp
+   * is 32 consecutive x of one row (blockDim.x a multiple of 32, or blockDim.y and z 1); run
+   * fibers otherwise. Runtimes that do not know the flag run fibers. */
+  KP_KERNEL_CPU_BLOCK_WARPS = 1u << 9
 };
 
 /* Generated kernels, found by the runtime through host_fn (the user's scalar function), with
@@ -118,7 +123,7 @@ typedef void (*kp_cpu_entry_fn)(void **args);
 /* CPU block entry: one loop over the range's blocks and threads with the kernel body inlined
  * and the thread indices as loop variables, so that element-wise kernels compile to vectorisable
  * loops. Kernels with barriers have one only with KP_KERNEL_CPU_BLOCK_BARRIERS; those with
- * warp collectives have none (they run as fibers). */
+ * warp collectives only with KP_KERNEL_CPU_BLOCK_WARPS (else they run as fibers). */
 typedef void (*kp_cpu_block_fn)(void **args, const kp_cpu_thread_range *threads);
 
 /* CPU range entry of a generated VECTORIZE or GUVECTORIZE kernel: with the kernel's arguments

@@ -43,9 +43,7 @@ PreservedAnalyses CpuEntryPolicyPass::run(Module &M, ModuleAnalysisManager &MAM)
       remark(*K.HostFn, "CpuEntry", "kernel '" + K.Name + "': CPU entry = block loop");
       continue;
     }
-    if (Warp)
-      K.CpuEntryWhy = "it uses warp collectives";
-    else if (S.Opts->CpuBarrierFibers)
+    if (S.Opts->CpuBarrierFibers)
       K.CpuEntryWhy = "cpu-barriers=fibers";
     else if (K.HostFn->hasFnAttribute(Attribute::OptimizeNone) && K.HostFn->getSubprogram() &&
              K.HostFn->getSubprogram()->getUnit()->getEmissionKind() ==

@@ -22,7 +22,7 @@ memory and a per-block global scratch area, used under per-phase access modes th
 race-free (own slots / read anything / one atomic op); syncthreads() and
 syncthreads_count/and/or in uniform control flow (uniform loops and ifs, `while
 (syncthreads_or(p))` loops, device functions with barriers); warp shuffles, ballot/all/any
-and syncwarp on full warps; atomics on global accumulators, shared memory (only
+and syncwarp on full warps, also under branches the same across each warp (warpif); atomics on global accumulators, shared memory (only
 order-independent combinations) and per-thread slots (return values used); grid-stride
 loops; 1D/2D/3D grids and blocks; a struct passed by value.
 
@@ -45,7 +45,7 @@ FULL = '0xffffffffu'
 
 FEATURES = ['barriers', 'counts', 'warp', 'atomics', 'shared', 'dynshared', 'gscratch',
             'gridstride', 'helpers', 'synchelpers', 'voteloops', 'localarrays', 'struct',
-            'returns', 'floats', 'switch', 'fences']
+            'returns', 'floats', 'switch', 'fences', 'warpif']
 
 
 def isf(t):
@@ -594,6 +594,8 @@ class Gen:
                 c.append(('sfncall', 3))
         if self.profile['warp'] and self.on('warp'):
             c += [('warp', 14), ('uloop', 2)]
+            if self.on('warpif'):
+                c.append(('warpif', 4))
             if self.sfns and self.kind == 'kernel':
                 c.append(('sfncall', 2))
         return c
@@ -695,6 +697,24 @@ class Gen:
             self.mix(v.name, v.ty)
         else:
             self.emit('syncwarp(%s);' % FULL)
+
+    # ---- warpsplit helper (issue 15): warp functions under a branch that is the same across
+    # each warp but not across the block, which the CPU split runs warp by warp. Kept apart
+    # from the other generators on purpose.
+    def st_warpif(self, ctx, d):
+        r = self.r
+        lin = '(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))'
+        # Every block shape of a warp profile (pick_dims) keeps these the same across a warp:
+        # threadIdx.x < 32 holds for whole rows of 32 or more, and for all of a row of 16 or
+        # less; the linear id's warp number is a warp's by definition.
+        cond = r.choice(['threadIdx.x < 32u', '(%s / 32u) %% 2u == %du' % (lin, r.randint(0, 1)),
+                         '%s >= 32u' % lin, '(%s >> 5) != 1u' % lin])
+        self.emit('if (%s) {' % cond)
+        self.ind += 1
+        for _ in range(r.randint(1, 3)):
+            self.st_warp(ctx, d - 1)
+        self.ind -= 1
+        self.emit('}')
 
     def st_sfncall(self, ctx, d, which=None):
         r = self.r

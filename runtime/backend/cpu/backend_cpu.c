@@ -301,8 +301,11 @@ static unsigned long long chunk_blocks(unsigned long long blocks, unsigned long 
 
 static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {
   cpu_grid g = {.kernel = k, .args = args};
-  g.split = (k->flags & KP_KERNEL_CPU_BLOCK_BARRIERS) && k->cpu_block_entry &&
-            !caller_stack_is_small();
+  /* A kernel split at warp collectives runs warp by warp, each warp one row's 32 x. */
+  int warp_rows = cfg->threads.x % 32 == 0 || (cfg->threads.y == 1 && cfg->threads.z == 1);
+  g.split = ((k->flags & KP_KERNEL_CPU_BLOCK_BARRIERS) ||
+             ((k->flags & KP_KERNEL_CPU_BLOCK_WARPS) && warp_rows)) &&
+            k->cpu_block_entry && !caller_stack_is_small();
   g.fibers = !g.split && (k->flags & (KP_KERNEL_USES_BARRIER | KP_KERNEL_USES_WARP)) != 0;
   g.block_entry = g.fibers ? NULL : k->cpu_block_entry;
   g.grid[0] = (unsigned)cfg->blocks.x, g.grid[1] = (unsigned)cfg->blocks.y,
