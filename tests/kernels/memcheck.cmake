@@ -7,7 +7,7 @@ kp_sanitizer_combines(address combines)
 if(combines)
   kernplug_add_program(kt_memcheck_overrun_asan memcheck_overrun_expect.c)
   target_include_directories(kt_memcheck_overrun_asan PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
-  target_compile_options(kt_memcheck_overrun_asan PRIVATE -fsanitize=address -fno-omit-frame-pointer)
+  target_compile_options(kt_memcheck_overrun_asan PRIVATE -g -fsanitize=address -fno-omit-frame-pointer)
   target_link_options(kt_memcheck_overrun_asan PRIVATE -fsanitize=address)
   kp_kernel_expect(memcheck_overrun.asan memcheck_overrun_asan EXPECT fail ENV KP_BACKEND=cpu
                    STDERR "AddressSanitizer: heap-buffer-overflow" "off_by_one.kp.cpu"

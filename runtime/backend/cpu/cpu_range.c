@@ -156,7 +156,9 @@ kp_error kp_cpu_launch_range(kp_kernel_desc *k, long long n, long long serial_be
     j.chunk = n;
     run_ranges(&j, 0);
   } else {
-    kp_pool_run(run_ranges, &j);
+    /* Each chunk is a unit; its elements count as the pool's GPU threads (its wake-up rule). */
+    kp_pool_run(run_ranges, &j, (unsigned long long)((n + j.chunk - 1) / j.chunk),
+                (unsigned long long)j.chunk);
     if (kp_cpu_timeout_ms) kp_cpu_watchdog_end(atomic_load(&j.watch));
   }
   if (atomic_load(&j.failed)) return kp_fail(KP_ERROR_LAUNCH, "%s", j.message);
