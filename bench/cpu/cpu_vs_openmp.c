@@ -66,7 +66,8 @@ int main(int argc, char **argv) {
       o.check_only = 1;
       continue;
     }
-    fprintf(stderr, "usage: %s [--threads=T] [--reps=R] [--matmul=M] [--settle-ms=MS] [--case=NAME] "
+    fprintf(stderr,
+            "usage: %s [--threads=T] [--reps=R] [--matmul=M] [--settle-ms=MS] [--case=NAME] "
             "[--check]\n",
             argv[0]);
     return 2;

@@ -80,7 +80,8 @@ void harness_begin(const bench_opts *o) {
 void harness_section(const char *title) {
   printf("\n### %s\n\n", title);
   printf("| case | size | serial | OpenMP | kernplug | kernplug / OpenMP | kernplug / serial | "
-         "<= 1.5x OpenMP | <= serial | samples |\n|---|---|---:|---:|---:|---:|---:|---|---|---:|\n");
+         "<= 1.5x OpenMP | <= serial | samples |\n"
+         "|---|---|---:|---:|---:|---:|---:|---|---|---:|\n");
   fflush(stdout);
 }
 
@@ -206,7 +207,8 @@ void harness_row(const idiom_row *r) {
   for (int s = 0; s < nsides; s++) per_sample += warm[s] * calls;
   if (reps > 3 && per_sample * reps > 20e3) reps = 3;
   /* Short rows (launch costs, small arrays) are the noisiest and cheap: twice as many + 1. */
-  if (per_sample * reps < 1e3) reps = 2 * reps + 1 < BENCH_MAX_REPS ? 2 * reps + 1 : BENCH_MAX_REPS;
+  if (per_sample * reps < 1e3)
+    reps = 2 * reps + 1 < BENCH_MAX_REPS ? 2 * reps + 1 : BENCH_MAX_REPS;
   if (g_opts.check_only) reps = 1;
 
   double t[SIDES][BENCH_MAX_REPS], rk[BENCH_MAX_REPS], rs[BENCH_MAX_REPS];

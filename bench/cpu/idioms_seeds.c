@@ -154,7 +154,8 @@ static void se_naive(void *p) {
 }
 
 void rows_matmul(const bench_opts *o, int m) {
-  if (!harness_wants("tiled matmul (shared tiles, 2 barriers)") && !harness_wants("naive matmul"))
+  if (!harness_wants("tiled matmul (shared tiles, 2 barriers)") &&
+      !harness_wants("naive matmul"))
     return;
   matmul_ctx c = {.m = m, .threads = o->threads};
   c.A = bench_device_uniform((long)m * m, 3, -1.0f, 1.0f);

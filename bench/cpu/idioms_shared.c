@@ -236,7 +236,8 @@ void rows_shared(const bench_opts *o) {
     c.total = device_array(float, 1);
     double scale = 0;
     for (long i = 0; i < c.n; i++) scale += fabs(c.x[i]);
-    snprintf(size, sizeof size, "%s floats, %ld x 256", small ? "100003" : "2^25", (c.n + 511) / 512);
+    snprintf(size, sizeof size, "%s floats, %ld x 256", small ? "100003" : "2^25",
+             (c.n + 511) / 512);
     harness_row(&(idiom_row){"tree reduction, warp shuffles at the end", size, 1, kp_tree,
                              mp_tree, se_tree, &c, c.total, 1, OUT_F32_SUM, 1e-5, scale, 0, 0});
     kp_free(c.x), kp_free(c.total);

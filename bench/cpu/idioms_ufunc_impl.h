@@ -59,7 +59,8 @@ static void se_uf_gauss(void *p) {
 }
 
 void UF_ROWS(const bench_opts *o) {
-  if (!harness_wants("ufunc add" UF_LABEL) && !harness_wants("ufunc gaussian_pdf" UF_LABEL)) return;
+  if (!harness_wants("ufunc add" UF_LABEL) && !harness_wants("ufunc gaussian_pdf" UF_LABEL))
+    return;
   long n = o->check_only ? 100003 : 1l << 27;
   ufunc_ctx c = {.n = n, .threads = o->threads};
   c.x = bench_device_uniform(n, 1, -1.0f, 1.0f);
