@@ -99,7 +99,8 @@ static bool isNamedObject(const Value *V) {
 /// The object P points into; a shared array (a thread-local global here) is its global.
 static const Value *objectOf(const Value *P) {
   const Value *O = getUnderlyingObject(P);
-  if (auto *II = dyn_cast<IntrinsicInst>(O); II && II->getIntrinsicID() == Intrinsic::threadlocal_address)
+  if (auto *II = dyn_cast<IntrinsicInst>(O);
+      II && II->getIntrinsicID() == Intrinsic::threadlocal_address)
     return getUnderlyingObject(II->getArgOperand(0));
   return O;
 }

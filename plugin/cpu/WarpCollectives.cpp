@@ -2,6 +2,7 @@
 #include "cpu/WarpCollectives.h"
 #include "Primitives.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -104,9 +105,8 @@ Value *emitWarpPrologue(CallInst *StandIn, IRBuilder<> &B, const WarpFrame &W,
   B.SetInsertPoint(Loop);
   PHINode *L = B.CreatePHI(B.getInt32Ty(), 2, "kp.warp.l");
   PHINode *Ballot = B.CreatePHI(B.getInt32Ty(), 2, "kp.warp.ballot");
-  Value *V = B.CreateLoad(B.getInt32Ty(),
-                          B.CreateInBoundsGEP(B.getInt32Ty(), Vals,
-                                              B.CreateAdd(W.FirstLinear, B.CreateZExt(L, B.getInt64Ty()))));
+  Value *Lane = B.CreateAdd(W.FirstLinear, B.CreateZExt(L, B.getInt64Ty()));
+  Value *V = B.CreateLoad(B.getInt32Ty(), B.CreateInBoundsGEP(B.getInt32Ty(), Vals, Lane));
   Value *NextBallot = Ballot;
   if (isShuffle(K))
     B.CreateStore(V, B.CreateInBoundsGEP(W.Snapshot->getAllocatedType(), W.Snapshot,
