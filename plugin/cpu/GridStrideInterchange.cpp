@@ -7,8 +7,8 @@
 //
 // that walks the whole array once per thread, a stride apart: at power-of-two strides all
 // of a thread's lines fall into one cache set, and nothing vectorises (19-35x OpenMP). This
-// pass builds instead an entry that runs the worker's threads in groups (at most
-// MaxGroupThreads, whole blocks) as
+// pass builds instead an entry that runs the worker's threads in groups (whole blocks, up
+// to 16384 threads) as
 //
 //   A: for each thread w: its code before the loop; state[w] = the loop's initial values
 //   B: for k = 0, 1, ...: for each thread w: i = start(w) + k * step; if i < n, one
@@ -63,14 +63,23 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 
+#include <algorithm>
+
 using namespace llvm;
 
 namespace kernplug {
 namespace {
 
-/// Threads per group: the per-thread arrays of carried values are [MaxGroupThreads x T]
-/// on the entry's stack; MaxStates of them at most.
-enum : unsigned { MaxGroupThreads = 2048, MaxStates = 8, MaxInlinedSize = 4000 };
+/// Threads per group: the longer the run of consecutive elements one step of the group
+/// touches, the better the prefetchers follow; the per-thread arrays of carried values,
+/// [threads x T] on the entry's stack, stay within GroupStateBytes. At least a block.
+enum : unsigned {
+  MinGroupThreads = 1024,
+  MaxGroupThreads = 16384,
+  GroupStateBytes = 64 * 1024,
+  MaxStates = 8,
+  MaxInlinedSize = 4000
+};
 
 const char *const NoLoop = "it has no loop";
 
@@ -178,7 +187,56 @@ struct GridStrideShape {
   Value *Start = nullptr, *Step = nullptr, *Bound = nullptr;
   bool Signed = false;
   SmallVector<PHINode *, 4> State; // the header's other phis
+  unsigned GroupThreads = MinGroupThreads;
 };
+
+Value *stripExt(Value *V) {
+  while (isa<ZExtInst>(V) || isa<SExtInst>(V))
+    V = cast<Instruction>(V)->getOperand(0);
+  return V;
+}
+
+/// A read of threadIdx.x or of the linear thread index: consecutive threads, consecutive
+/// values.
+bool isThreadX(Value *V, const Argument *Idx) {
+  auto *L = dyn_cast<LoadInst>(stripExt(V));
+  if (!L)
+    return false;
+  const DataLayout &DL = L->getModule()->getDataLayout();
+  APInt Off(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
+  const Value *Base = L->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, true);
+  return Base == Idx && (Off == SlotTid * 4 || Off == SlotLinear * 4);
+}
+
+bool dependsOnThreadX(Value *V, const Argument *Idx, unsigned Depth = 0) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return false;
+  if (isThreadX(I, Idx) || Depth > 8)
+    return true; // deep: assume so
+  return any_of(I->operands(),
+                [&](Value *Op) { return dependsOnThreadX(Op, Idx, Depth + 1); });
+}
+
+/// Whether the loop makes consecutive threads start at consecutive elements (start =
+/// threadIdx.x + something of the block) with a step that is not a small constant: then
+/// the interchanged order walks memory as an OpenMP loop would. A loop over a range of its
+/// own per thread (start = thread * 4096, step 1) would go the other way.
+std::string whyNotProfitable(const GridStrideShape &S, const Argument *Idx) {
+  if (auto *C = dyn_cast<ConstantInt>(S.Step); C && C->getValue().ult(MaxGroupThreads))
+    return "its step is a small constant (each thread walks a range of its own)";
+  Value *V = stripExt(S.Start);
+  if (isThreadX(V, Idx))
+    return "";
+  if (auto *Add = dyn_cast<BinaryOperator>(V);
+      Add && (Add->getOpcode() == Instruction::Add ||
+              (Add->getOpcode() == Instruction::Or && cast<PossiblyDisjointInst>(Add)->isDisjoint())))
+    for (unsigned Side = 0; Side < 2; ++Side)
+      if (isThreadX(Add->getOperand(Side), Idx) &&
+          !dependsOnThreadX(Add->getOperand(1 - Side), Idx))
+        return "";
+  return "consecutive threads do not start at consecutive elements";
+}
 
 bool isIdxLoad(const LoadInst &L, const Argument *Idx) {
   return L.isSimple() && getUnderlyingObject(L.getPointerOperand()) == Idx;
@@ -316,7 +374,14 @@ std::string matchShape(Function &F, Loop *L, GridStrideShape &S) {
     }
   if (S.State.size() > MaxStates)
     return "its loop carries more than 8 values";
-  return "";
+  const DataLayout &DL = F.getDataLayout();
+  uint64_t Bytes = 0;
+  for (PHINode *Phi : S.State)
+    Bytes += DL.getTypeAllocSize(Phi->getType());
+  S.GroupThreads = Bytes ? unsigned(std::clamp<uint64_t>(GroupStateBytes / Bytes,
+                                                         MinGroupThreads, MaxGroupThreads))
+                         : MaxGroupThreads;
+  return whyNotProfitable(S, Idx);
 }
 
 /// Inlines the calls of F to defined functions, then promotes its locals: the form in which
@@ -517,7 +582,7 @@ Function *emitPhaseEntry(const KernelEntry &K, Function &Work, Function *PhaseFn
   return F;
 }
 
-/// The new <k>.kp.cpu_block: the range's blocks in groups of at most MaxGroupThreads threads,
+/// The new <k>.kp.cpu_block: the range's blocks in groups of at most S.GroupThreads threads,
 /// each through the three phases, or through Fallback (the block-loop entry) when the
 /// group fails the run-time check.
 Function *emitInterchangedEntry(const KernelEntry &K, const GridStrideShape &S, Function *Init,
@@ -547,7 +612,7 @@ Function *emitInterchangedEntry(const KernelEntry &K, const GridStrideShape &S, 
   IRBuilder<> B(Entry);
   SmallVector<Value *, 8> States;
   for (PHINode *Phi : S.State)
-    States.push_back(B.CreateAlloca(ArrayType::get(Phi->getType(), MaxGroupThreads), nullptr,
+    States.push_back(B.CreateAlloca(ArrayType::get(Phi->getType(), S.GroupThreads), nullptr,
                                     "gs.state"));
   Value *Sub = B.CreateAlloca(RangeTy, nullptr, "gs.range");
   Value *Threads = B.getInt32(1);
@@ -567,7 +632,7 @@ Function *emitInterchangedEntry(const KernelEntry &K, const GridStrideShape &S, 
                             B.CreateICmpEQ(NumBlocks, B.getInt32(0)));
   Value *PerGroup = B.CreateBinaryIntrinsic(
       Intrinsic::umax, B.getInt32(1),
-      B.CreateUDiv(B.getInt32(MaxGroupThreads),
+      B.CreateUDiv(B.getInt32(S.GroupThreads),
                    B.CreateBinaryIntrinsic(Intrinsic::umax, Threads, B.getInt32(1))));
   Value *GX = B.CreateZExt(readIndexSlot(B, SlotNctaid), I64);
   Value *GY = B.CreateZExt(readIndexSlot(B, SlotNctaid + 1), I64);

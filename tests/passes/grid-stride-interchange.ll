@@ -4,7 +4,9 @@
 ; carried in a per-thread array and the block-loop entry as the fallback of groups that fail
 ; the run-time check; the entry goes into its !kernplug.kernels entry. Kernels with a fence,
 ; an ordered atomic, a volatile access, an early return before the loop, or no loop keep the
-; block-loop entry, and a remark says why (nothing is said of kernels without a loop).
+; block-loop entry, and a remark says why (nothing is said of kernels without a loop); so do
+; loops that are legal to interchange but would walk memory the wrong way (a range per
+; thread, or one start per block).
 ; RUN: %opt -load-pass-plugin %kernplug_passes -passes=kernplug-cpu-block-entry,kernplug-grid-stride-interchange -pass-remarks=kernplug -S %s 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
 
@@ -15,6 +17,8 @@
 ; REMARK: kernel 'early': CPU entry = block loop (no grid-stride interchange: the code before its loop has other ways out (an early return))
 ; REMARK-NOT: kernel 'flat'
 ; REMARK: kernel 'neq': CPU entry = block loop (no grid-stride interchange: its loop condition is not i < n or i <= n)
+; REMARK: kernel 'own_range': CPU entry = block loop (no grid-stride interchange: its step is a small constant (each thread walks a range of its own))
+; REMARK: kernel 'by_block': CPU entry = block loop (no grid-stride interchange: consecutive threads do not start at consecutive elements)
 
 ; The init phase stores the initial partial sum and checks start, step and n.
 ; CHECK-LABEL: define internal void @sum.kp.gridstride.init(
@@ -45,7 +49,7 @@
 ; CHECK: gs.phase:
 ; CHECK: %[[S]] = load float, ptr
 ; CHECK: define internal void @sum.kp.cpu_block.gridstride(ptr %args, ptr %range) #[[BLOCK:[0-9]+]]
-; CHECK: alloca [2048 x float]
+; CHECK: alloca [16384 x float]
 ; CHECK: call i1 @sum.kp.gridstride.init.kp.cpu_block(
 ; CHECK: in_order:
 ; CHECK: call void @sum.kp.cpu_block(ptr %args, ptr %gs.range)
@@ -183,12 +187,50 @@ end:
   ret void
 }
 
+define void @own_range(ptr %x, i32 %n) {
+entry:
+  %t = call i32 @kp_dev_tid_x()
+  %start = mul i32 %t, 4096
+  br label %cond
+cond:
+  %i = phi i32 [ %start, %entry ], [ %i.next, %body ]
+  %c = icmp slt i32 %i, %n
+  br i1 %c, label %body, label %end
+body:
+  %ix = sext i32 %i to i64
+  %p = getelementptr inbounds i32, ptr %x, i64 %ix
+  store i32 %i, ptr %p, align 4
+  %i.next = add nsw i32 %i, 1
+  br label %cond
+end:
+  ret void
+}
+
+define void @by_block(ptr %x, i32 %n) {
+entry:
+  %b = call i32 @kp_dev_ctaid_x()
+  %step = call i32 @kp_dev_nctaid_x()
+  br label %cond
+cond:
+  %i = phi i32 [ %b, %entry ], [ %i.next, %body ]
+  %c = icmp slt i32 %i, %n
+  br i1 %c, label %body, label %end
+body:
+  %ix = sext i32 %i to i64
+  %p = getelementptr inbounds i32, ptr %x, i64 %ix
+  store i32 %i, ptr %p, align 4
+  %i.next = add nsw i32 %i, %step
+  br label %cond
+end:
+  ret void
+}
+
 declare i32 @kp_dev_tid_x() nounwind willreturn memory(none)
 declare i32 @kp_dev_ctaid_x() nounwind willreturn memory(none)
 declare i32 @kp_dev_ntid_x() nounwind willreturn memory(none)
 declare i32 @kp_dev_nctaid_x() nounwind willreturn memory(none)
 
-!kernplug.kernels = !{!0, !1, !2, !3, !4, !5, !6}
+!kernplug.kernels = !{!0, !1, !2, !3, !4, !5, !6, !7, !8}
 !0 = !{!"sum", ptr @sum, ptr @sum, i1 false, !"", i64 0, !"in.c", i32 2, !{}, i32 1, !""}
 !1 = !{!"fenced", ptr @fenced, ptr @fenced, i1 false, !"", i64 0, !"in.c", i32 3, !{}, i32 1, !""}
 !2 = !{!"ordered", ptr @ordered, ptr @ordered, i1 false, !"", i64 0, !"in.c", i32 4, !{}, i32 1, !""}
@@ -196,3 +238,5 @@ declare i32 @kp_dev_nctaid_x() nounwind willreturn memory(none)
 !4 = !{!"early", ptr @early, ptr @early, i1 false, !"", i64 0, !"in.c", i32 6, !{}, i32 1, !""}
 !5 = !{!"flat", ptr @flat, ptr @flat, i1 false, !"", i64 0, !"in.c", i32 7, !{}, i32 1, !""}
 !6 = !{!"neq", ptr @neq, ptr @neq, i1 false, !"", i64 0, !"in.c", i32 8, !{}, i32 1, !""}
+!7 = !{!"own_range", ptr @own_range, ptr @own_range, i1 false, !"", i64 0, !"in.c", i32 9, !{}, i32 1, !""}
+!8 = !{!"by_block", ptr @by_block, ptr @by_block, i1 false, !"", i64 0, !"in.c", i32 10, !{}, i32 1, !""}
