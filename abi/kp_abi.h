@@ -37,8 +37,10 @@ extern "C" {
  * points to a kp_signature_desc (type codes, core dimensions) instead of a string the runtime
  * parsed. Earlier versions were never released with a different runtime, so the runtime accepts
  * only the current one (objects built by an older plugin are refused with a message that
- * says to rebuild them). */
-#define KP_ABI_VERSION 5
+ * says to rebuild them). 6: kp_cpu_thread_range names a run of consecutive blocks (block[],
+ * num_blocks), so that one call of a block entry runs several small blocks; and
+ * kp_kernel_desc.cpu_range_entry (generated kernels' CPU range entries). */
+#define KP_ABI_VERSION 6
 
 /* KP_ABI_VERSION covers the kp_dev_* primitives too: objects call the ones their kernplug.h
  * declared, which libkernplug_rt (CPU) and the device bitcode (GPU) define. Beside it, the
@@ -74,7 +76,12 @@ enum {
   /* cpu_block_entry runs a kernel with barriers without fibers (split at its barriers into
    * loops over the block's threads): call it only with a block's full range. Runtimes that do
    * not know the flag run such kernels as fibers through cpu_entry, which stays correct. */
-  KP_KERNEL_CPU_BLOCK_BARRIERS = 1u << 8
+  KP_KERNEL_CPU_BLOCK_BARRIERS = 1u << 8,
+  /* cpu_block_entry runs a kernel with warp collectives (and maybe barriers) without fibers,
+   * its regions warp by warp: call it only with a block's full range, and only when each warp
+   * is 32 consecutive x of one row (blockDim.x a multiple of 32, or blockDim.y and z 1); run
+   * fibers otherwise. Runtimes that do not know the flag run fibers. */
+  KP_KERNEL_CPU_BLOCK_WARPS = 1u << 9
 };
 
 /* Generated kernels, found by the runtime through host_fn (the user's scalar function), with
@@ -113,11 +120,19 @@ enum {
 /* CPU entry: runs the kernel body once for the calling worker's current thread indices. */
 typedef void (*kp_cpu_entry_fn)(void **args);
 
-/* CPU block entry: one loop over the range's threads with the kernel body inlined and the
- * thread indices as loop variables, so that element-wise kernels compile to vectorisable
+/* CPU block entry: one loop over the range's blocks and threads with the kernel body inlined
+ * and the thread indices as loop variables, so that element-wise kernels compile to vectorisable
  * loops. Kernels with barriers have one only with KP_KERNEL_CPU_BLOCK_BARRIERS; those with
- * warp collectives have none (they run as fibers). */
+ * warp collectives only with KP_KERNEL_CPU_BLOCK_WARPS (else they run as fibers). */
 typedef void (*kp_cpu_block_fn)(void **args, const kp_cpu_thread_range *threads);
+
+/* CPU range entry of a generated VECTORIZE or GUVECTORIZE kernel: with the kernel's arguments
+ * (args[i] points at IR parameter i, as for cpu_entry), does what the kernel's loop does for
+ * every index i with begin <= i < end (0 <= begin, end <= n), in order, with no thread
+ * indices: out[i] = f(...) for VECTORIZE (any n up to 2^63 - 1: the index is 64-bit), f on
+ * block i of every operand for GUVECTORIZE. Ranges that do not overlap may run at the same
+ * time on different threads. */
+typedef void (*kp_cpu_range_fn)(void **args, int64_t begin, int64_t end);
 
 #define KP_ABI_STRUCT_BEGIN(S) struct S {
 #define KP_ABI_FIELD(S, Name, Kind, CType) CType Name;

@@ -1,7 +1,9 @@
 #!/bin/sh
 # bench/run_cpu.sh [BUILD_DIR] — what `make bench` runs, on any machine (no GPU needed):
-#   1. compile-time cost of the plugin (bench/cpu/compile_time.py);
-#   2. the CPU backend against OpenMP (bench/cpu/cpu_vs_openmp).
+#   1. compile-time cost of the plugin, and nvcc on the same kernels in CUDA C where nvcc is
+#      installed (bench/cpu/compile_time.py);
+#   2. the GPU idioms table: the CPU backend against the OpenMP loop and the serial loop
+#      (bench/cpu/cpu_vs_openmp; docs/benchmarks.md says how to read it).
 # BUILD_DIR (default: build) must hold a built kernplug; the bench programs are built in
 # BUILD_DIR/bench. Installs libomp-19-dev (OpenMP for clang 19) when it is missing, as
 # `make deps` installs the rest. A few minutes; never part of `make test`.
@@ -24,6 +26,9 @@ cmake -S "$root/bench" -B "$build/bench" -G Ninja -DKERNPLUG_BUILD_DIR="$build" 
   -DCMAKE_C_COMPILER=clang-19 -DKP_BENCH_CPU=ON > /dev/null
 cmake --build "$build/bench" --target cpu_vs_openmp
 
+echo
+echo "kernplug $(git -C "$root" describe --always --dirty 2> /dev/null || echo '(no git)');" \
+  "$(uptime | sed 's/^ *//')"
 echo
 python3 "$root/bench/cpu/compile_time.py" --build "$build"
 echo

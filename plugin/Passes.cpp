@@ -3,7 +3,10 @@
 #include "analysis/KernelCallGraph.h"
 #include "cpu/BarrierFission.h"
 #include "cpu/CpuBlockEntry.h"
+#include "cpu/CpuDebugInfo.h"
 #include "cpu/CpuEntryPolicy.h"
+#include "cpu/GridStrideInterchange.h"
+#include "cpu/SharedAtomics.h"
 #include "cpu/ThreadLoopVersioning.h"
 #include "device/DeviceAtomics.h"
 #include "device/DeviceInstrumentation.h"
@@ -61,8 +64,15 @@ void registerKernplugPasses(PassBuilder &PB, const PassState &S) {
     MPM.addPass(ProbeStacksPass());
     MPM.addPass(CpuEntryPolicyPass(S));
     MPM.addPass(CpuBlockEntryPass());
+    MPM.addPass(GridStrideInterchangePass());
     MPM.addPass(BarrierFissionPass());
     MPM.addPass(HostStubsPass(S));
+    MPM.addPass(CpuDebugInfoPass());
+  });
+  // After inlining and SROA (the CPU entries' addresses are SSA values by then), before the
+  // vectoriser and the loop passes of the optimisation pipeline.
+  PB.registerOptimizerEarlyEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    MPM.addPass(CpuSharedAtomicsPass());
   });
   // Every pipeline clang builds (-O0 to -O3, LTO and ThinLTO pre-link) has this point; the
   // device job has run beside the host pipeline until here.

@@ -8,7 +8,7 @@
 //
 //   collect-kernels, generate-ufunc-kernels, extract-device, probe-stacks,
 //   cpu-entry-policy (cpu/CpuEntryPolicy.h), cpu-block-entry (cpu/CpuBlockEntry.h),
-//   barrier-fission (cpu/BarrierFission.h), host-stubs
+//   barrier-fission (cpu/BarrierFission.h), host-stubs, cpu-debug-info (cpu/CpuDebugInfo.h)
 //
 // and kernplug-finish at its end (DeviceJob.h), with thread-loop-versioning
 // before the loop vectoriser (ThreadLoopVersioning.h).

@@ -68,6 +68,16 @@ if(BUILD_TESTING)
   add_test(NAME kpcc.show_link COMMAND ${kpcc_expect}
     " app\\.o -o app -lm -L${CMAKE_LIBRARY_OUTPUT_DIRECTORY} -lkernplug_rt -Wl,-rpath,${CMAKE_LIBRARY_OUTPUT_DIRECTORY}$"
     -- ${KPCC_BUILD_TREE} app.o -o app -lm --show)
+  # -fveclib=libmvec (the user's opt-in to glibc's vector math): libmvec when linking only.
+  # Without AVX2 kpcc warns: clang 19 may call libmvec's AVX2 functions from SSE2 code.
+  add_test(NAME kpcc.show_libmvec COMMAND ${kpcc_expect}
+    " -fveclib=libmvec app\\.c -o app -L${CMAKE_LIBRARY_OUTPUT_DIRECTORY} -lkernplug_rt -Wl,-rpath,${CMAKE_LIBRARY_OUTPUT_DIRECTORY} -lmvec -lm$"
+    "!warning"
+    -- ${KPCC_BUILD_TREE} -O2 -mavx2 -fno-math-errno -fveclib=libmvec app.c -o app --show)
+  add_test(NAME kpcc.show_libmvec_compile COMMAND ${kpcc_expect}
+    " -fveclib=libmvec -c app\\.c$" "!-lmvec"
+    "^kpcc: warning: -fveclib=libmvec without -mavx2 or an -march= that has AVX2"
+    -- ${KPCC_BUILD_TREE} -O2 -fveclib=libmvec -c app.c --show)
   add_test(NAME kpcc.installed
     COMMAND sh ${PROJECT_SOURCE_DIR}/scripts/check-kpcc-install.sh
             ${PROJECT_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR}/kpcc-install-test)
@@ -84,7 +94,8 @@ if(BUILD_TESTING)
     -- sh -c "'${KPCC_BUILD_TREE}' -O2 -Wall -Wextra -Werror -c twice.c -o twice.o && strings twice.o"
     WORKING_DIRECTORY ${kpcc_work})
   set_tests_properties(kpcc.version kpcc.help kpcc.show_compile kpcc.show_link
-                       kpcc.compile_kernel kpcc.installed PROPERTIES LABELS compile)
+                       kpcc.show_libmvec kpcc.show_libmvec_compile kpcc.compile_kernel
+                       kpcc.installed PROPERTIES LABELS compile)
   # The install test builds nothing but installs the whole project: keep it alone.
   set_tests_properties(kpcc.installed PROPERTIES RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
 endif()

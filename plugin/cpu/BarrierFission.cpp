@@ -19,10 +19,20 @@
 // none, so the kernel must pass a conservative uniformity check
 // (Divergence.cpp); anything unproven keeps the fibers.
 //
+// syncthreads_count/and/or split the same way: each thread stores its predicate before
+// the barrier, and the region after it starts by counting them (emitBlockVote). Warp
+// collectives split too, at warp granularity (WarpCollectives.cpp): every lane of a warp
+// must reach each one (Divergence at Granularity::Warp), and the block runs in rounds from
+// one block barrier to the next: the region after the barrier over the whole block, then
+// warp by warp, as loops over 32 lanes, the regions after collectives. Such an entry
+// assumes each warp is 32 consecutive x of one row (KP_KERNEL_CPU_BLOCK_WARPS: the runtime
+// uses fibers for other block shapes).
+//
 //===----------------------------------------------------------------------===//
 #include "cpu/BarrierFission.h"
 #include "cpu/CpuBlockEntry.h"
 #include "cpu/Divergence.h"
+#include "cpu/WarpCollectives.h"
 #include "DevicePass.h"
 #include "Diagnostics.h"
 #include "KernelMetadata.h"
@@ -31,11 +41,13 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
@@ -46,6 +58,8 @@
 #include "llvm/Transforms/Utils/SSAUpdater.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <optional>
+
 using namespace llvm;
 
 namespace kernplug {
@@ -55,10 +69,33 @@ const unsigned MaxInlinedCalls = 256;
 const uint64_t MaxContextBytes = 256; // per thread: 256 KiB for 1024 threads, on an 8 MiB stack
 const unsigned MaxRematSize = 24;
 
-bool isPlainBarrier(const Instruction &I) {
+/// syncthreads() or one of syncthreads_count/and/or (a barrier that combines values).
+bool isBlockBarrier(const Instruction &I) {
   auto *Call = dyn_cast<CallInst>(&I);
   Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-  return isPrimitive(Callee, PrimitiveClass::Barrier);
+  return isPrimitive(Callee, PrimitiveClass::Barrier) ||
+         isPrimitive(Callee, PrimitiveClass::Collective);
+}
+
+/// What syncthreads_count/and/or return, from the count of threads whose predicate was set.
+enum class VoteKind : unsigned { Count, And, Or };
+
+/// The stand-in for a block vote's result at the top of the region after it:
+/// i32 kernplug.cpu.block_vote(ptr predicates, i32 kind), reading every thread's predicate
+/// (one i32 per thread, 0 or 1). emitRegion computes it once, before the region's thread
+/// loop. The same in every thread: Divergence.cpp knows the attribute.
+FunctionCallee blockVoteFn(Module &M) {
+  LLVMContext &C = M.getContext();
+  FunctionCallee F = M.getOrInsertFunction(
+      "kernplug.cpu.block_vote",
+      FunctionType::get(Type::getInt32Ty(C), {PointerType::get(C, 0), Type::getInt32Ty(C)},
+                        false));
+  auto *Fn = cast<Function>(F.getCallee());
+  Fn->addFnAttr(Attribute::NoUnwind);
+  Fn->addFnAttr(Attribute::WillReturn);
+  Fn->setMemoryEffects(MemoryEffects::argMemOnly(ModRefInfo::Ref));
+  Fn->addFnAttr("kernplug-block-uniform");
+  return F;
 }
 
 /// The functions Root reaches through direct calls that call syncthreads*,
@@ -77,7 +114,8 @@ SmallPtrSet<Function *, 8> barrierReachers(Function &Root) {
     Function *Callee = Call ? Call->getCalledFunction() : nullptr;
     return Callee &&
            (Out.contains(Callee) || isPrimitive(Callee, PrimitiveClass::Barrier) ||
-            isPrimitive(Callee, PrimitiveClass::Collective));
+            isPrimitive(Callee, PrimitiveClass::Collective) ||
+            isPrimitive(Callee, PrimitiveClass::Warp));
   };
   for (bool Changed = true; Changed;) {
     Changed = false;
@@ -118,20 +156,24 @@ public:
   /// The block entry running F's regions; nullptr when a region cannot be cloned.
   Function *emit(Function *Body, const std::string &Name);
   unsigned regions() const { return Roots.size(); }
+  bool warps() const { return WarpMode; }
 
 private:
   bool inlineBarrierCalls(std::string &Why);
   void simplify();
   bool checkInstructions(std::string &Why);
+  void lowerBlockVotes();
   void splitAtBarriers();
   void formRegions();
   SmallVector<unsigned, 4> liveAtRoots(Instruction *V);
   bool isRemat(Value *V, unsigned &Budget);
   Value *cloneTree(Value *V, Instruction *Before, DenseMap<Value *, Value *> &Done);
   bool saveAcrossBarriers(const Divergence &Div, std::string &Why);
+  Value *emitBlockVote(CallInst *Vote, IRBuilder<> &B,
+                       DenseMap<AllocaInst *, AllocaInst *> &Home);
   bool emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
                   DenseMap<AllocaInst *, AllocaInst *> &Home, AllocaInst *Next,
-                  BasicBlock *Dispatch);
+                  BasicBlock *Dispatch, const WarpFrame *Warp);
 
   Function &F;
   FunctionAnalysisManager &FAM;
@@ -144,6 +186,13 @@ private:
   SmallVector<SmallPtrSet<BasicBlock *, 16>, 8> Regions;
   SmallVector<Storage, 8> Storages;
   DenseMap<unsigned, SmallVector<LoadInst *, 4>> HoistedReloads; // region -> uniform reloads
+  SmallPtrSet<const Instruction *, 4> Votes; // kernplug.cpu.block_vote calls (blockVoteFn)
+  // Warp collectives: the regions run warp by warp (see emit); Barriers then holds their
+  // calls' blocks too, WarpSplit[i] telling which.
+  bool WarpMode = false;
+  SmallVector<bool, 8> WarpSplit;
+  SmallPtrSet<Instruction *, 8> WarpStandIns; // lowerWarpCollectives's stand-ins
+  Value *Threads = nullptr;                  // in the entry: the block's thread count, i64
 };
 
 /// The first call in F to a defined function that Wanted picks, or nullptr.
@@ -194,6 +243,14 @@ bool Fission::inlineBarrierCalls(std::string &Why) {
 /// but not as passes of its pass manager: the clone is scratch the pipeline never sees, and
 /// at -O0 the pipeline's instrumentation would skip it (it is optnone like the kernel).
 void Fission::simplify() {
+  // Thread indices are never negative: (int)threadIdx.x / 32 then becomes a shift, whose
+  // sameness across a warp Divergence.cpp can see.
+  MDBuilder MDB(F.getContext());
+  for (Instruction &I : instructions(F))
+    if (std::optional<unsigned> Slot = indexLoadSlot(&I, Idx);
+        Slot && (*Slot < SlotCtaid || *Slot == SlotLinear))
+      I.setMetadata(LLVMContext::MD_range,
+                    MDB.createRange(APInt(32, 0), APInt(32, 0x80000000u)));
   auto Run = [&](auto &&Pass) { FAM.invalidate(F, Pass.run(F, FAM)); };
   Run(SROAPass(SROAOptions::PreserveCFG));
   Run(EarlyCSEPass());
@@ -221,14 +278,44 @@ bool Fission::checkInstructions(std::string &Why) {
     }
     if (!Callee || !Callee->isDeclaration())
       continue;
-    if (const Primitive *P = primitiveOf(Callee); P && P->Class == PrimitiveClass::Collective) {
-      Why = P->ShortName.str() + "() (a barrier that combines values)" + atLine(Call);
-      return false;
-    }
-    if (isPlainBarrier(I))
+    if (isWarpCollectiveCall(I))
+      WarpMode = true;
+    if (isBlockBarrier(I) || isWarpCollectiveCall(I))
       Barriers.push_back(I.getParent()); // the call's block for now
   }
   return true;
+}
+
+/// syncthreads_count/and/or(p) as a barrier: each thread stores p != 0 into a local (a
+/// per-thread array once split) before it, and the result is read after it from all the
+/// threads' values (kernplug.cpu.block_vote, at the top of the next region).
+void Fission::lowerBlockVotes() {
+  SmallVector<CallInst *, 4> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I);
+        Call && isPrimitive(Call->getCalledFunction(), PrimitiveClass::Collective))
+      Calls.push_back(Call);
+  if (Calls.empty())
+    return;
+  FunctionCallee VoteFn = blockVoteFn(*F.getParent());
+  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+  for (CallInst *Call : Calls) {
+    StringRef Name = primitiveOf(Call->getCalledFunction())->ShortName;
+    VoteKind Kind = Name.ends_with("count") ? VoteKind::Count
+                    : Name.ends_with("and") ? VoteKind::And
+                                            : VoteKind::Or;
+    B.SetInsertPoint(&*F.getEntryBlock().getFirstInsertionPt());
+    AllocaInst *Pred = B.CreateAlloca(B.getInt32Ty(), nullptr, "kp.vote");
+    B.SetInsertPoint(Call);
+    Value *P = Call->getArgOperand(0);
+    B.CreateStore(B.CreateZExt(B.CreateICmpNE(P, Constant::getNullValue(P->getType())),
+                               B.getInt32Ty()),
+                  Pred);
+    B.SetInsertPoint(Call->getNextNode());
+    CallInst *Vote = B.CreateCall(VoteFn, {Pred, B.getInt32(unsigned(Kind))}, "kp.voted");
+    Votes.insert(Vote);
+    Call->replaceAllUsesWith(Vote);
+  }
 }
 
 /// Each barrier alone in its block, followed by a fresh block (its region's root)
@@ -236,7 +323,7 @@ bool Fission::checkInstructions(std::string &Why) {
 void Fission::splitAtBarriers() {
   SmallVector<Instruction *, 8> Calls;
   for (Instruction &I : instructions(F))
-    if (isPlainBarrier(I))
+    if (isBlockBarrier(I) || isWarpCollectiveCall(I))
       Calls.push_back(&I);
   Barriers.clear();
   Roots.push_back(&F.getEntryBlock());
@@ -245,6 +332,7 @@ void Fission::splitAtBarriers() {
     BasicBlock *Root = SplitBlock(B, Call->getNextNode());
     BarrierIdx[B] = Barriers.size();
     Barriers.push_back(B);
+    WarpSplit.push_back(isWarpCollectiveCall(*Call));
     Roots.push_back(Root);
   }
   for (unsigned R = 0; R < Roots.size(); ++R)
@@ -363,7 +451,9 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
   }
 
   for (auto &[V, At] : LiveValues()) {
-    bool Uniform = !Div.isDivergent(V);
+    // Warp by warp, warp 0 may run ahead of the others up to the next block barrier (a loop
+    // of shuffles): thread 0's copy is not theirs. Each lane reads its own then.
+    bool Uniform = !WarpMode && !Div.isDivergent(V);
     AllocaInst *Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".saved");
     Storages.push_back({Slot, Uniform});
     PerThreadBytes += threadStride(Slot, DL); // uniform ones too: one per thread
@@ -458,27 +548,91 @@ bool Fission::prepare(std::string &Why) {
   simplify();
   if (!checkInstructions(Why))
     return false;
+  lowerBlockVotes();
+  if (WarpMode)
+    lowerWarpCollectives(F, WarpStandIns);
   // Lifetime markers would end up on slices of the per-thread arrays.
   for (Instruction &I : make_early_inc_range(instructions(F)))
     if (auto *II = dyn_cast<IntrinsicInst>(&I); II && II->isLifetimeStartOrEnd())
       II->eraseFromParent();
   splitAtBarriers();
   PostDominatorTree PDT(F);
-  Divergence Div(F, Idx, PDT);
+  // Loads from uniform addresses count as uniform when no write in their barrier interval
+  // may alias them (Divergence.cpp). The analyses are dropped before F changes again.
+  AAResults &AA = FAM.getResult<AAManager>(F);
+  Divergence Div(F, Idx, PDT, &AA);
   for (const Divergence::Branch &Br : Div.divergentBranches())
-    for (BasicBlock *Barrier : Barriers)
-      if (Br.Region.contains(Barrier)) {
-        Why = "syncthreads()" + atLine(&Barrier->front()) +
+    for (unsigned I = 0; I < Barriers.size(); ++I)
+      if (!WarpSplit[I] && Br.Region.contains(Barriers[I])) {
+        FAM.clear(F, F.getName());
+        Why = "syncthreads()" + atLine(&Barriers[I]->front()) +
               " under a branch that depends on the thread" + atLine(Br.Term);
         return false;
       }
+  // Every lane of a warp must reach each warp collective (or none): the lane loops run
+  // from one to the next.
+  if (WarpMode) {
+    Divergence WarpDiv(F, Idx, PDT, &AA, Divergence::Granularity::Warp);
+    for (const Divergence::Branch &Br : WarpDiv.divergentBranches())
+      for (unsigned I = 0; I < Barriers.size(); ++I)
+        if (WarpSplit[I] && Br.Region.contains(Barriers[I])) {
+          FAM.clear(F, F.getName());
+          Instruction *Call = &Barriers[I]->front();
+          Why = primitiveOf(cast<CallInst>(Call)->getCalledFunction())->ShortName.str() + "()" +
+                atLine(Call) + " under a branch that differs between the lanes of a warp" +
+                atLine(Br.Term);
+          return false;
+        }
+  }
+  FAM.clear(F, F.getName());
   formRegions();
   return saveAcrossBarriers(Div, Why);
 }
 
+/// The count of the block's threads whose predicate (Vote's array) is set, and what the vote
+/// makes of it; B is left after the loop that counts.
+Value *Fission::emitBlockVote(CallInst *Vote, IRBuilder<> &B,
+                              DenseMap<AllocaInst *, AllocaInst *> &Home) {
+  LLVMContext &C = B.getContext();
+  AllocaInst *Preds = Home[cast<AllocaInst>(Vote->getArgOperand(0))];
+  auto Kind = VoteKind(cast<ConstantInt>(Vote->getArgOperand(1))->getZExtValue());
+  Function *E = B.GetInsertBlock()->getParent();
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Loop = BasicBlock::Create(C, "kp.vote.loop", E);
+  BasicBlock *Exit = BasicBlock::Create(C, "kp.vote.done", E);
+  B.CreateBr(Loop);
+  B.SetInsertPoint(Loop);
+  PHINode *I = B.CreatePHI(B.getInt64Ty(), 2, "kp.vote.i");
+  PHINode *Acc = B.CreatePHI(B.getInt32Ty(), 2, "kp.vote.acc");
+  Value *P = B.CreateLoad(B.getInt32Ty(), B.CreateInBoundsGEP(B.getInt32Ty(), Preds, I));
+  Value *Sum = B.CreateAdd(Acc, P);
+  Value *NextI = B.CreateNUWAdd(I, B.getInt64(1));
+  B.CreateCondBr(B.CreateICmpULT(NextI, Threads), Loop, Exit);
+  I->addIncoming(B.getInt64(0), Pre);
+  I->addIncoming(NextI, Loop);
+  Acc->addIncoming(B.getInt32(0), Pre);
+  Acc->addIncoming(Sum, Loop);
+  B.SetInsertPoint(Exit);
+  switch (Kind) {
+  case VoteKind::Count:
+    return Sum;
+  case VoteKind::And:
+    return B.CreateZExt(B.CreateICmpEQ(B.CreateZExt(Sum, B.getInt64Ty()), Threads),
+                        B.getInt32Ty());
+  case VoteKind::Or:
+    return B.CreateZExt(B.CreateICmpNE(Sum, B.getInt32(0)), B.getInt32Ty());
+  }
+  llvm_unreachable("vote kind");
+}
+
+/// Where a region leaves to, in Next: a region, or (Wait) a block barrier's region or Done.
+/// Warp by warp, a warp runs on through the regions after warp collectives, and stops at
+/// block barriers and the end until every warp has got there.
+enum : unsigned { WaitBit = 1u << 16 };
+
 bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
                          DenseMap<AllocaInst *, AllocaInst *> &Home, AllocaInst *Next,
-                         BasicBlock *Dispatch) {
+                         BasicBlock *Dispatch, const WarpFrame *Warp) {
   Function *E = Fr.F;
   LLVMContext &C = E->getContext();
   ValueToValueMapTy VMap;
@@ -497,6 +651,21 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     VMap[L] = B.CreateLoad(L->getType(), Slot, L->getName());
     Skip.insert(L);
   }
+  // A block vote's result: every thread has stored its predicate before the barrier.
+  CallInst *WarpStandIn = nullptr;
+  for (Instruction &I : *Roots[R])
+    if (auto *Vote = dyn_cast<CallInst>(&I); Vote && Votes.contains(Vote)) {
+      VMap[Vote] = emitBlockVote(Vote, B, Home);
+      Skip.insert(Vote);
+    } else if (Vote && WarpStandIns.contains(Vote)) {
+      WarpStandIn = Vote;
+      Skip.insert(Vote);
+    }
+  auto HomeOf = [&](Value *A) -> Value * { return Home[cast<AllocaInst>(A)]; };
+  auto OwnOf = [&](Value *A) -> Value * { return VMap[A]; };
+  WarpSlots Slots{HomeOf, OwnOf}; // function_refs: the lambdas must outlive them
+  // A warp collective's: what the lanes need from each other, before any lane runs on.
+  Value *Gathered = WarpStandIn ? emitWarpPrologue(WarpStandIn, B, *Warp, Slots) : nullptr;
   ThreadLoopNest Nest = openThreadLoops(B, Fr);
   // The linear id in 64 bits from the counters, so that x-consecutive threads have
   // consecutive slots for the vectoriser.
@@ -511,6 +680,10 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     VMap[S.Slot] =
         B.CreateInBoundsGEP(Home[S.Slot]->getAllocatedType(), Home[S.Slot], Lin, S.Slot->getName());
   Value *NextOfThread = B.CreateInBoundsGEP(B.getInt32Ty(), Next, Lin);
+  if (WarpStandIn)
+    VMap[WarpStandIn] = emitWarpLaneResult(
+        WarpStandIn, B, *Warp, Slots, Gathered,
+        B.CreateTrunc(B.CreateSub(Lin, Warp->FirstLinear), B.getInt32Ty(), "kp.lane"));
   BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
   SmallVector<BasicBlock *, 16> Order;
   for (BasicBlock &BB : F)
@@ -527,8 +700,10 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
       if (Skip.contains(&I) || isa<DbgInfoIntrinsic>(I))
         continue;
       // Leaving the region: every thread leaves the same way (the uniformity check).
-      if (isPlainBarrier(I) || isa<ReturnInst>(I)) {
+      if (isBlockBarrier(I) || isWarpCollectiveCall(I) || isa<ReturnInst>(I)) {
         unsigned To = isa<ReturnInst>(I) ? Roots.size() : BarrierIdx.lookup(BB) + 1;
+        if (WarpMode && !isWarpCollectiveCall(I))
+          To |= WaitBit;
         new StoreInst(ConstantInt::get(Type::getInt32Ty(C), To), NextOfThread, NB);
         BranchInst::Create(Latch, NB);
         break;
@@ -569,8 +744,8 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
   IRBuilder<> B(C);
   BlockEntryFrame Fr = beginBlockEntry(Body, &F, Name, B);
   Function *E = Fr.F;
-  Value *Threads = B.CreateZExt(B.CreateMul(Fr.Ntid[0], B.CreateMul(Fr.Ntid[1], Fr.Ntid[2])),
-                                B.getInt64Ty(), "kp.threads");
+  Threads = B.CreateZExt(B.CreateMul(Fr.Ntid[0], B.CreateMul(Fr.Ntid[1], Fr.Ntid[2])),
+                         B.getInt64Ty(), "kp.threads");
   DenseMap<AllocaInst *, AllocaInst *> Home;
   const DataLayout &DL = F.getDataLayout();
   for (Storage &S : Storages) {
@@ -591,16 +766,96 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
   B.CreateStore(B.getInt32(0), Next);
   BasicBlock *Dispatch = BasicBlock::Create(C, "kp.dispatch", E);
   BasicBlock *Done = BasicBlock::Create(C, "kp.done", E);
-  B.CreateBr(Dispatch);
+  BlockEntryFrame RegionFr = Fr; // the threads a region's loop runs: the block, or a warp
+  std::optional<WarpFrame> Warp;
+  BasicBlock *Leave = Done; // where the dispatch goes when no region is next
+  Value *Where = Next;      // whose entry of Next the dispatch reads
+  // Warp by warp, a region that starts at a block barrier (or the entry) runs once for the
+  // whole block at the start of a round, as without warps: each thread stops at a block
+  // barrier or at a warp collective, the same in all lanes of a warp, and only then do the
+  // warps that stopped at a collective go on, one by one. Each thread still runs in program
+  // order, and each warp's lanes all reach a collective before any goes past it.
+  SmallVector<bool, 8> WholeBlock(Roots.size(), true);
+  SwitchInst *RoundSwitch = nullptr;
+  BasicBlock *WarpsStart = nullptr;
+  if (WarpMode)
+    for (unsigned R = 1; R < Roots.size(); ++R)
+      WholeBlock[R] = !WarpSplit[R - 1];
+  if (WarpMode) {
+    // Rounds: each runs the block from one block barrier to the next (all threads reach the
+    // same ones: the uniformity check), first the region after the barrier over the whole
+    // block, then warp by warp the regions after warp collectives until every warp waits at
+    // the next block barrier (or the end). Warp w is 32 consecutive x of one (y, z) row, as on
+    // a GPU when blockDim.x is a multiple of 32 or the block is one row: the runtime calls
+    // the entry only then (KP_KERNEL_CPU_BLOCK_WARPS).
+    B.CreateMemSet(Next, B.getInt8(0), B.CreateMul(Threads, B.getInt64(4)), Align(4));
+    Warp.emplace();
+    Warp->Snapshot = B.CreateAlloca(ArrayType::get(B.getInt32Ty(), 32), nullptr, "kp.warp.lanes");
+    Value *Warps = B.CreateTrunc(B.CreateUDiv(B.CreateAdd(Threads, B.getInt64(31)), B.getInt64(32)),
+                                 B.getInt32Ty(), "kp.warps");
+    BasicBlock *Round = BasicBlock::Create(C, "kp.round", E);
+    BasicBlock *Head = BasicBlock::Create(C, "kp.warp", E);
+    BasicBlock *WarpDone = BasicBlock::Create(C, "kp.warp.next", E);
+    BasicBlock *RoundDone = BasicBlock::Create(C, "kp.round.done", E);
+    WarpsStart = BasicBlock::Create(C, "kp.warps", E);
+    B.CreateBr(Round);
+    B.SetInsertPoint(Round);
+    // Every thread stopped at the same block barrier: thread 0's entry says which.
+    RoundSwitch = B.CreateSwitch(
+        B.CreateAnd(B.CreateLoad(B.getInt32Ty(), Next), B.getInt32(~WaitBit)), Done);
+    B.SetInsertPoint(WarpsStart);
+    B.CreateBr(Head);
+    B.SetInsertPoint(Head);
+    PHINode *W = B.CreatePHI(B.getInt32Ty(), 2, "kp.w");
+    // Rows hold whole warps, or there is one row: warp w's lanes are the linear ids from 32w.
+    Value *First32 = B.CreateNUWMul(W, B.getInt32(32));
+    Warp->FirstLinear = B.CreateZExt(First32, B.getInt64Ty(), "kp.warp.first");
+    Where = B.CreateInBoundsGEP(B.getInt32Ty(), Next, Warp->FirstLinear);
+    // A warp waiting at a block barrier (most, in most rounds) is passed over at once.
+    BasicBlock *Go = BasicBlock::Create(C, "kp.warp.go", E);
+    B.CreateCondBr(B.CreateICmpNE(B.CreateAnd(B.CreateLoad(B.getInt32Ty(), Where),
+                                              B.getInt32(WaitBit)),
+                                  B.getInt32(0)),
+                   WarpDone, Go);
+    B.SetInsertPoint(Go);
+    Value *Row = B.CreateUDiv(First32, Fr.Ntid[0]);
+    Value *X0 = B.CreateSub(First32, B.CreateMul(Row, Fr.Ntid[0]));
+    Value *Y = B.CreateURem(Row, Fr.Ntid[1]), *Z = B.CreateUDiv(Row, Fr.Ntid[1]);
+    Warp->Lanes = B.CreateBinaryIntrinsic(
+        Intrinsic::umin, B.getInt32(32),
+        B.CreateSub(B.CreateTrunc(Threads, B.getInt32Ty()), First32), nullptr, "kp.warp.lanes");
+    RegionFr.Begin[0] = X0, RegionFr.Begin[1] = Y, RegionFr.Begin[2] = Z;
+    RegionFr.End[0] = B.CreateAdd(X0, Warp->Lanes), RegionFr.End[1] = B.CreateAdd(Y, B.getInt32(1));
+    RegionFr.End[2] = B.CreateAdd(Z, B.getInt32(1));
+    B.CreateBr(Dispatch);
+    B.SetInsertPoint(WarpDone);
+    Value *NextW = B.CreateNUWAdd(W, B.getInt32(1));
+    B.CreateCondBr(B.CreateICmpULT(NextW, Warps), Head, RoundDone);
+    W->addIncoming(B.getInt32(0), WarpsStart);
+    W->addIncoming(NextW, WarpDone);
+    B.SetInsertPoint(RoundDone);
+    Value *Block = B.CreateLoad(B.getInt32Ty(), Next); // thread 0's: where every warp stopped
+    B.CreateCondBr(B.CreateICmpEQ(Block, B.getInt32(WaitBit | Roots.size())), Done, Round);
+    Leave = WarpDone;
+  } else {
+    B.CreateBr(Dispatch);
+  }
   B.SetInsertPoint(Done);
   B.CreateRetVoid();
   B.SetInsertPoint(Dispatch);
-  SwitchInst *Switch = B.CreateSwitch(B.CreateLoad(B.getInt32Ty(), Next), Done, Roots.size());
+  SwitchInst *Switch = B.CreateSwitch(B.CreateLoad(B.getInt32Ty(), Where), Leave, Roots.size());
   for (unsigned R = 0; R < Roots.size(); ++R) {
     BasicBlock *Pre = BasicBlock::Create(C, "kp.region" + Twine(R), E);
-    Switch->addCase(B.getInt32(R), Pre);
     B.SetInsertPoint(Pre);
-    if (!emitRegion(R, Fr, B, Home, Next, Dispatch)) {
+    bool Ok;
+    if (WholeBlock[R] && WarpMode) {
+      RoundSwitch->addCase(B.getInt32(R), Pre);
+      Ok = emitRegion(R, Fr, B, Home, Next, WarpsStart, nullptr);
+    } else {
+      Switch->addCase(B.getInt32(R), Pre);
+      Ok = emitRegion(R, RegionFr, B, Home, Next, Dispatch, Warp ? &*Warp : nullptr);
+    }
+    if (!Ok) {
       E->eraseFromParent();
       return nullptr;
     }
@@ -624,8 +879,14 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
     if (!Res.Entry)
       Res.WhyNot = "internal: a region refers to code outside it";
     Res.Regions = Split.regions();
+    Res.Warps = Split.warps();
   }
+  FAM.clear(*Clone, Clone->getName());
   Clone->eraseFromParent();
+  for (StringRef StandIn :
+       {"kernplug.cpu.block_vote", "kernplug.cpu.warp_vote", "kernplug.cpu.warp_shuffle"})
+    if (Function *Fn = Body->getParent()->getFunction(StandIn); Fn && Fn->use_empty())
+      Fn->eraseFromParent();
   return Res;
 }
 
@@ -645,6 +906,16 @@ PreservedAnalyses BarrierFissionPass::run(Module &M, ModuleAnalysisManager &MAM)
     Changed = true;
     K.CpuEntriesBuilt = true;
     FissionResult R = buildBarrierBlockEntry(Builder, K.Fn, K.Name, FAM);
+    if (R.Entry && R.Warps) {
+      K.CpuBlockEntry = R.Entry;
+      K.Flags |= KP_KERNEL_CPU_BLOCK_WARPS;
+      remark(*K.HostFn, "BarrierSplit",
+             "kernel '" + K.Name + "': barriers and warp collectives split into " +
+                 std::to_string(R.Regions) +
+                 " regions run warp by warp on the CPU (fibers where blockDim.x is not a "
+                 "multiple of 32 in a block of more than one row)");
+      continue;
+    }
     if (R.Entry) {
       K.CpuBlockEntry = R.Entry;
       K.Flags |= KP_KERNEL_CPU_BLOCK_BARRIERS;

@@ -14,6 +14,7 @@ class CpuBlockEntryBuilder;
 struct FissionResult {
   llvm::Function *Entry = nullptr; // nullptr: the kernel keeps its fibers, because of WhyNot
   unsigned Regions = 0;
+  bool Warps = false; // split at warp collectives too: the regions run warp by warp
   std::string WhyNot;
 };
 

@@ -224,15 +224,21 @@ Function *CpuBlockEntryBuilder::build(Function *Body, const std::string &Name) {
   return emitLoop(Body, BodyClone, Name);
 }
 
+Value *readIndexSlot(IRBuilder<> &B, unsigned Slot) {
+  return readIndex(B, indexPrimitiveName(Slot));
+}
+
 BlockEntryFrame beginBlockEntry(Function *Body, Function *BodyClone, const std::string &Name,
-                                IRBuilder<> &B) {
+                                IRBuilder<> &B, ArrayRef<Type *> ExtraParams, Type *Result) {
   Module &M = *Body->getParent();
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C);
   auto *IdxTy = ArrayType::get(I32, NumSlots);
   BlockEntryFrame Fr;
+  SmallVector<Type *, 8> Params{Ptr, Ptr};
+  Params.append(ExtraParams.begin(), ExtraParams.end());
   Function *F = Fr.F =
-      Function::Create(FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false),
+      Function::Create(FunctionType::get(Result ? Result : Type::getVoidTy(C), Params, false),
                        GlobalValue::InternalLinkage, Name + ".kp.cpu_block", M);
   // Target and frame attributes as the body's, so that inlining it is allowed.
   for (Attribute A : Body->getAttributes().getFnAttrs())
@@ -307,18 +313,71 @@ void closeThreadLoops(IRBuilder<> &B, ThreadLoopNest &Nest) {
   }
 }
 
+BlockRunLoop openBlockRunLoop(IRBuilder<> &B, const BlockEntryFrame &Fr) {
+  LLVMContext &C = B.getContext();
+  Type *I32 = B.getInt32Ty();
+  auto *IdxTy = ArrayType::get(I32, NumSlots);
+  using R = kp_cpu_thread_range_field;
+  Value *Range = Fr.F->getArg(1);
+  Value *First[3];
+  for (unsigned D = 0; D < 3; ++D)
+    First[D] = B.CreateLoad(I32, threadRangeElement(B, Range, R::block, D));
+  Value *Count = B.CreateLoad(
+      I32, B.CreateInBoundsGEP(threadRangeType(C), Range, {B.getInt32(0), B.getInt32(R::num_blocks)}));
+  BlockRunLoop L;
+  for (unsigned D = 0; D < 3; ++D)
+    L.Nctaid[D] = B.CreateLoad(I32, B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotNctaid + D));
+  BasicBlock *Pre = B.GetInsertBlock();
+  L.Header = BasicBlock::Create(C, "blocks", Fr.F);
+  L.Exit = BasicBlock::Create(C, "blocks.done", Fr.F);
+  BasicBlock *Body = BasicBlock::Create(C, "block", Fr.F);
+  B.CreateBr(L.Header);
+  B.SetInsertPoint(L.Header);
+  L.Counter = B.CreatePHI(I32, 2, "nblock");
+  L.Counter->addIncoming(B.getInt32(0), Pre);
+  for (unsigned D = 0; D < 3; ++D) {
+    L.Ctaid[D] = B.CreatePHI(I32, 2, std::string("ctaid.") + char('x' + D));
+    L.Ctaid[D]->addIncoming(First[D], Pre);
+  }
+  B.CreateCondBr(B.CreateICmpULT(L.Counter, Count), Body, L.Exit);
+  B.SetInsertPoint(Body);
+  for (unsigned D = 0; D < 3; ++D)
+    B.CreateStore(L.Ctaid[D], B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotCtaid + D));
+  return L;
+}
+
+void closeBlockRunLoop(IRBuilder<> &B, BlockRunLoop &L) {
+  // The next block in linear order: x + 1, carrying into y and z at the grid's edges.
+  Value *One = B.getInt32(1), *Zero = B.getInt32(0);
+  Value *NX = B.CreateAdd(L.Ctaid[0], One);
+  Value *WrapX = B.CreateICmpEQ(NX, L.Nctaid[0]);
+  Value *NY = B.CreateAdd(L.Ctaid[1], B.CreateZExt(WrapX, B.getInt32Ty()));
+  Value *WrapY = B.CreateICmpEQ(NY, L.Nctaid[1]);
+  Value *NZ = B.CreateAdd(L.Ctaid[2], B.CreateZExt(WrapY, B.getInt32Ty()));
+  BasicBlock *Latch = B.GetInsertBlock();
+  L.Ctaid[0]->addIncoming(B.CreateSelect(WrapX, Zero, NX), Latch);
+  L.Ctaid[1]->addIncoming(B.CreateSelect(WrapY, Zero, NY), Latch);
+  L.Ctaid[2]->addIncoming(NZ, Latch);
+  L.Counter->addIncoming(B.CreateAdd(L.Counter, One, "", /*HasNUW=*/true), Latch);
+  B.CreateBr(L.Header);
+  B.SetInsertPoint(L.Exit);
+}
+
 /// The entry itself: unpack args[] once, fill the block-invariant indices,
-/// then for z, y, x in the range: store the thread's indices and call the body.
+/// then for each block of the run and z, y, x in the range: store the thread's
+/// indices and call the body.
 Function *CpuBlockEntryBuilder::emitLoop(Function *Body, Function *BodyClone,
                                          const std::string &Name) {
   IRBuilder<> B(M.getContext());
   BlockEntryFrame Fr = beginBlockEntry(Body, BodyClone, Name, B);
+  BlockRunLoop Blocks = openBlockRunLoop(B, Fr);
   ThreadLoopNest Nest = openThreadLoops(B, Fr);
   SmallVector<Value *, 8> Args(Fr.Args);
   Args.push_back(Fr.Idx);
   CallInst *Call = B.CreateCall(BodyClone, Args);
   useCalleeABI(BodyClone, Call);
   closeThreadLoops(B, Nest);
+  closeBlockRunLoop(B, Blocks);
   B.CreateRetVoid();
   return Fr.F;
 }
@@ -331,12 +390,16 @@ Function *CpuBlockEntryBuilder::threadEntry(Function *BlockEntry, const std::str
   F->addFnAttr(Attribute::NoUnwind);
   IRBuilder<> B(BasicBlock::Create(C, "entry", F));
   Value *Range = B.CreateAlloca(threadRangeType(C), nullptr, "kp.range");
+  using R = kp_cpu_thread_range_field;
   for (unsigned D = 0; D < 3; ++D) {
     Value *Tid = readIndex(B, indexPrimitiveName(SlotTid + D));
-    using R = kp_cpu_thread_range_field;
     B.CreateStore(Tid, threadRangeElement(B, Range, R::begin, D));
     B.CreateStore(B.CreateAdd(Tid, B.getInt32(1)), threadRangeElement(B, Range, R::end, D));
+    B.CreateStore(readIndex(B, indexPrimitiveName(SlotCtaid + D)),
+                  threadRangeElement(B, Range, R::block, D));
   }
+  B.CreateStore(B.getInt32(1), B.CreateInBoundsGEP(threadRangeType(C), Range,
+                                                   {B.getInt32(0), B.getInt32(R::num_blocks)}));
   B.CreateCall(BlockEntry, {F->getArg(0), Range});
   B.CreateRetVoid();
   return F;

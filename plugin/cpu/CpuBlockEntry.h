@@ -38,9 +38,17 @@ struct BlockEntryFrame {
 };
 
 /// Emits the entry block of void <Name>.kp.cpu_block(args, range) for BodyClone
-/// (an indexed clone of Body); B is left at its end.
+/// (an indexed clone of Body); B is left at its end. ExtraParams follow range,
+/// and Result (null: void) is the return type (the phases of a grid-stride
+/// interchange, GridStrideInterchange.cpp).
 BlockEntryFrame beginBlockEntry(llvm::Function *Body, llvm::Function *BodyClone,
-                                const std::string &Name, llvm::IRBuilder<> &B);
+                                const std::string &Name, llvm::IRBuilder<> &B,
+                                llvm::ArrayRef<llvm::Type *> ExtraParams = {},
+                                llvm::Type *Result = nullptr);
+
+/// A call of the runtime's primitive for index slot Slot (Primitives.h), which
+/// dead-code elimination may drop.
+llvm::Value *readIndexSlot(llvm::IRBuilder<> &B, unsigned Slot);
 
 /// A loop nest z > y > x over the frame's range.
 struct ThreadLoopNest {
@@ -57,6 +65,22 @@ ThreadLoopNest openThreadLoops(llvm::IRBuilder<> &B, const BlockEntryFrame &Fram
 /// Closes the nest from B's block (the x latch, marked for ThreadLoopVersioning);
 /// B is left after the nest.
 void closeThreadLoops(llvm::IRBuilder<> &B, ThreadLoopNest &Nest);
+
+/// The loop over the range's run of blocks (kp_cpu_thread_range::block,
+/// num_blocks), around the thread loops of block-loop entries: each iteration
+/// stores its block's index into the frame's index array.
+struct BlockRunLoop {
+  llvm::BasicBlock *Header, *Exit;
+  llvm::PHINode *Counter, *Ctaid[3];
+  llvm::Value *Nctaid[3];
+};
+
+/// Opens the loop at B (after beginBlockEntry); B is left inside, after the
+/// block's index is stored.
+BlockRunLoop openBlockRunLoop(llvm::IRBuilder<> &B, const BlockEntryFrame &Frame);
+/// Steps to the next block in the grid's linear order and closes the loop; B is
+/// left after it.
+void closeBlockRunLoop(llvm::IRBuilder<> &B, BlockRunLoop &Loop);
 
 /// Builds the CPU block entries of one host module (kp_cpu_block_fn in
 /// abi/kp_abi.h); clones of shared helpers are made once per module, also across

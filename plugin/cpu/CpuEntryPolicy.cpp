@@ -5,7 +5,9 @@
 #include "KernelMetadata.h"
 #include "abi/kp_abi.h"
 #include "analysis/KernelCallGraph.h"
+#include "generated/CpuRangeEntry.h"
 
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -23,15 +25,32 @@ PreservedAnalyses CpuEntryPolicyPass::run(Module &M, ModuleAnalysisManager &MAM)
     bool Warp = (K.Flags & KP_KERNEL_USES_WARP) || R.Warp;
     bool Barrier = (K.Flags & KP_KERNEL_USES_BARRIER) || R.Barrier;
     K.CpuEntryWhy.clear();
+    // ufunc and gufunc kernels run on the CPU through their range entries (generated/
+    // CpuRangeEntry.h): a block entry would be host compile time for nothing, and the
+    // per-thread entry, which no CPU launch takes, is compiled for size.
+    if (M.getFunction(cpuRangeEntryName(K.Name))) {
+      K.CpuEntry = CpuEntryKind::Fibers;
+      K.CpuEntryWhy = "it runs through its range entry";
+      if (!K.Fn->hasFnAttribute(Attribute::OptimizeNone)) {
+        K.Fn->addFnAttr(Attribute::MinSize);
+        K.Fn->addFnAttr(Attribute::OptimizeForSize);
+      }
+      remark(*K.HostFn, "CpuEntry", "kernel '" + K.Name + "': CPU entry = range entry");
+      continue;
+    }
     if (!Warp && !Barrier) {
       K.CpuEntry = CpuEntryKind::BlockLoop;
       remark(*K.HostFn, "CpuEntry", "kernel '" + K.Name + "': CPU entry = block loop");
       continue;
     }
-    if (Warp)
-      K.CpuEntryWhy = "it uses warp collectives";
-    else if (S.Opts->CpuBarrierFibers)
+    if (S.Opts->CpuBarrierFibers)
       K.CpuEntryWhy = "cpu-barriers=fibers";
+    else if (K.HostFn->hasFnAttribute(Attribute::OptimizeNone) && K.HostFn->getSubprogram() &&
+             K.HostFn->getSubprogram()->getUnit()->getEmissionKind() ==
+                 DICompileUnit::FullDebug)
+      // -O0 -g is a debugging build: on fibers every line and local of the kernel is there
+      // for gdb; the split regions keep few of them.
+      K.CpuEntryWhy = "-O0 -g: fibers keep every line and variable for the debugger";
     if (K.CpuEntryWhy.empty()) {
       K.CpuEntry = CpuEntryKind::Split; // host-stubs says whether it could
       continue;

@@ -3,10 +3,10 @@
 // One place decides, per kernel, how the CPU backend runs it:
 //  - block loop: no barriers or warp collectives, a loop over the block's threads
 //    (CpuBlockEntry.cpp);
-//  - split: barriers, cut into loops over the threads between them (BarrierFission.cpp),
-//    where the split can be proved right; host-stubs falls back to fibers, and says why,
-//    where it cannot;
-//  - fibers: warp collectives, or cpu-barriers=fibers: one fiber per thread.
+//  - split: barriers or warp collectives, cut into loops over the threads (or a warp's
+//    lanes) between them (BarrierFission.cpp), where the split can be proved right; it falls
+//    back to fibers, and says why, where it cannot;
+//  - fibers: cpu-barriers=fibers: one fiber per thread.
 // The decision goes into the kernel's !kernplug.kernels entry (KernelMetadata.h) for
 // kernplug-host-stubs, which builds the entries and puts them into the descriptor (the
 // block entry, KP_KERNEL_CPU_BLOCK_BARRIERS); a remark of pass kernplug says it.

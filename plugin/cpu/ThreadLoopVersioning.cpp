@@ -27,6 +27,8 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -242,6 +244,69 @@ unsigned sideWeight(const Loop &L, const DominatorTree &DT, BasicBlock *From) {
 }
 
 /// An innermost thread loop still marked, or nullptr.
+/// Whether Ptr's objects are all kernel memory: a pointer parameter's array (the value of
+/// a pointer loaded from the entry's args[]: a load of a load from an argument) or a global,
+/// or, for ReadOnly, also a by-value parameter (a pointer loaded from args[]). Never the
+/// entry's own stack (per-thread copies, a private array of the body), which one thread
+/// after another reuses.
+bool isKernelMemory(const Value *Ptr, bool ReadOnly) {
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects, nullptr, /*MaxLookup=*/0);
+  auto LoadedFromArgs = [](const Value *V) {
+    auto *L = dyn_cast<LoadInst>(V);
+    return L && isa<Argument>(getUnderlyingObject(L->getPointerOperand(), 0));
+  };
+  for (const Value *O : Objects) {
+    if (isa<GlobalVariable>(O))
+      continue;
+    if (ReadOnly && LoadedFromArgs(O))
+      continue;
+    auto *L = dyn_cast<LoadInst>(O);
+    if (L && LoadedFromArgs(getUnderlyingObject(L->getPointerOperand(), 0)))
+      continue;
+    return false;
+  }
+  return !Objects.empty();
+}
+
+/// Marks the thread loop L parallel (llvm.loop.parallel_accesses) where that is sure: its
+/// iterations are different GPU threads of a stretch without barriers, which have no order
+/// among them on a GPU except through atomics and fences, so their plain loads and stores
+/// may be reordered across iterations (each iteration's own stay in order). Only when every
+/// memory access of the loop is a plain load or store of kernel memory (isKernelMemory):
+/// atomics, fences, volatile, calls that touch memory and the entry's own stack keep the
+/// loop unmarked, and the vectoriser's own dependence checks apply as before.
+void markParallelAccesses(Loop &L) {
+  SmallVector<Instruction *, 16> Accesses;
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      if (!I.mayReadOrWriteMemory())
+        continue;
+      auto *Ld = dyn_cast<LoadInst>(&I);
+      auto *St = dyn_cast<StoreInst>(&I);
+      if (!(Ld && Ld->isSimple()) && !(St && St->isSimple()))
+        return;
+      if (!isKernelMemory(getLoadStorePointerOperand(&I), Ld != nullptr))
+        return;
+      Accesses.push_back(&I);
+    }
+  if (Accesses.empty())
+    return;
+  LLVMContext &C = L.getHeader()->getContext();
+  MDNode *Group = MDNode::getDistinct(C, {});
+  for (Instruction *I : Accesses)
+    I->setMetadata(LLVMContext::MD_access_group,
+                   uniteAccessGroups(I->getMetadata(LLVMContext::MD_access_group), Group));
+  MDNode *ID = L.getLoopID();
+  SmallVector<Metadata *, 4> Ops{nullptr};
+  if (ID)
+    append_range(Ops, drop_begin(ID->operands()));
+  Ops.push_back(MDNode::get(C, {MDString::get(C, "llvm.loop.parallel_accesses"), Group}));
+  MDNode *New = MDNode::getDistinct(C, Ops);
+  New->replaceOperandWith(0, New);
+  L.setLoopID(New);
+}
+
 Loop *markedLoop(LoopInfo &LI) {
   for (Loop *Cand : LI.getLoopsInPreorder())
     if (Cand->isInnermost() && isMarked(*Cand))
@@ -322,6 +387,7 @@ PreservedAnalyses ThreadLoopVersioningPass::run(Function &F, FunctionAnalysisMan
   // One thread loop per region in entries split at barriers (BarrierFission.cpp).
   bool Changed = false;
   while (Loop *L = markedLoop(FAM.getResult<LoopAnalysis>(F))) {
+    markParallelAccesses(*L); // before versioning: both copies keep it
     versionThreadLoop(F, L, FAM.getResult<LoopAnalysis>(F), FAM);
     dropMarker(*L); // versioned or not, done with it
     Changed = true;

@@ -24,9 +24,7 @@ static std::pair<Value *, Value *> gridIndexAndStride(IRBuilder<> &B, Module &M,
 }
 
 Function *buildGridStrideKernel(Module &M, FunctionType *Ty, const Twine &Name,
-                                function_ref<void(IRBuilder<> &, Function *)> Prologue,
-                                function_ref<void(IRBuilder<> &, Function *, Value *)> Body,
-                                unsigned IndexBits) {
+                                LoopPrologue Prologue, LoopBody Body, unsigned IndexBits) {
   LLVMContext &C = M.getContext();
   Function *K = Function::Create(Ty, GlobalValue::InternalLinkage, Name, M);
   K->addFnAttr(Attribute::NoUnwind);
@@ -35,7 +33,10 @@ Function *buildGridStrideKernel(Module &M, FunctionType *Ty, const Twine &Name,
   BasicBlock *Loop = BasicBlock::Create(C, "body", K);
   BasicBlock *Exit = BasicBlock::Create(C, "exit", K);
   IRBuilder<> B(Entry);
-  Prologue(B, K);
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : K->args())
+    Args.push_back(&A);
+  Prologue(B, Args);
   Type *IndexTy = B.getIntNTy(IndexBits);
   auto [Start, Stride] = gridIndexAndStride(B, M, IndexTy);
   Value *N = B.CreateTrunc(K->getArg(0), IndexTy, "n");
@@ -49,7 +50,7 @@ Function *buildGridStrideKernel(Module &M, FunctionType *Ty, const Twine &Name,
   B.CreateCondBr(IndexBits == 64 ? B.CreateICmpSLT(I, N) : B.CreateICmpULT(I, N), Loop, Exit);
 
   B.SetInsertPoint(Loop);
-  Body(B, K, I);
+  Body(B, Args, I);
   I->addIncoming(B.CreateAdd(I, Stride, "i.next", /*HasNUW=*/IndexBits < 64),
                  B.GetInsertBlock());
   B.CreateBr(Check);

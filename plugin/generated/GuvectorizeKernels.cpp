@@ -8,11 +8,12 @@
 // a grid-stride loop over k < n that calls f(p0 + k * s0, …, d0, …), where
 // sj is the number of elements of operand j's core block (the product of its
 // core dimensions, named or fixed). The kernel is then compiled like any user
-// kernel, for both backends; f stays an ordinary host function too.
+// kernel, for both backends; f stays an ordinary host function too. The same
+// loop over a range of k is its CPU range entry (CpuRangeEntry.h).
 //
 //===----------------------------------------------------------------------===//
 #include "DevicePass.h"
-#include "generated/GridStrideLoop.h"
+#include "generated/CpuRangeEntry.h"
 
 #include "attributes/Layout.h"
 #include "abi/kp_abi.h"
@@ -41,26 +42,29 @@ Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info, co
   append_range(Params, F->getFunctionType()->params());
   size_t NOps = L.numOperands();
   SmallVector<Value *, 4> Strides; // bytes from one loop index to the next, per operand
-  auto Prologue = [&](IRBuilder<> &B, Function *K) {
+  auto Prologue = [&](IRBuilder<> &B, ArrayRef<Value *> Args) {
+    Strides.clear();
     SmallVector<Value *, 4> Sizes;
     for (size_t D = 0; D < L.DimNames.size(); ++D)
-      Sizes.push_back(B.CreateIntCast(K->getArg(1 + NOps + D), B.getInt64Ty(),
+      Sizes.push_back(B.CreateIntCast(Args[1 + NOps + D], B.getInt64Ty(),
                                       Info.Params[NOps + D].IsSigned));
     for (size_t J = 0; J < NOps; ++J)
       Strides.push_back(blockBytes(B, L.operand(J), Info.Params[J].ElemSize, Sizes));
   };
-  auto Loop = [&](IRBuilder<> &B, Function *K, Value *I) {
+  auto Loop = [&](IRBuilder<> &B, ArrayRef<Value *> Args, Value *I) {
     SmallVector<Value *, 8> CallArgs;
     for (size_t J = 0; J < NOps; ++J)
       CallArgs.push_back(
-          B.CreateInBoundsGEP(B.getInt8Ty(), K->getArg(1 + J), B.CreateMul(I, Strides[J])));
+          B.CreateInBoundsGEP(B.getInt8Ty(), Args[1 + J], B.CreateMul(I, Strides[J])));
     for (size_t D = 0; D < L.DimNames.size(); ++D)
-      CallArgs.push_back(K->getArg(1 + NOps + D));
+      CallArgs.push_back(Args[1 + NOps + D]);
     CallInst *R = B.CreateCall(F, CallArgs);
     useCalleeABI(F, R);
   };
-  return buildGridStrideKernel(M, FunctionType::get(Type::getVoidTy(C), Params, false), Name,
-                               Prologue, Loop);
+  Function *K = buildGridStrideKernel(
+      M, FunctionType::get(Type::getVoidTy(C), Params, false), Name, Prologue, Loop);
+  buildCpuRangeEntry(*K, *F, Prologue, Loop);
+  return K;
 }
 
 } // namespace

@@ -13,11 +13,13 @@
 // its scalar (`gaussian_pdf(x, mean, sigma)`). All index with 32 bits (the
 // runtime launches at most 2^30 elements at a time). Values are converted
 // between the signature's element types and f's C parameter types. The kernels
-// are then compiled like any user kernel, for both backends.
+// are then compiled like any user kernel, for both backends. Each also gets a
+// CPU range entry (CpuRangeEntry.h), the same work as a plain loop over a
+// range of indices, which the CPU backend runs instead of the grid.
 //
 //===----------------------------------------------------------------------===//
 #include "DevicePass.h"
-#include "generated/GridStrideLoop.h"
+#include "generated/CpuRangeEntry.h"
 
 #include "attributes/Signature.h"
 #include "abi/kp_abi.h"
@@ -58,6 +60,42 @@ Value *convert(IRBuilder<> &B, Value *V, bool SrcSigned, Type *Dst, bool DstSign
 /// (Tested), or the kernel is specialised for one shape of call.
 enum class Inputs { Tested, AllArrays, FirstArray };
 
+/// out[i] = f(x0, ...) for index I (i32 or i64), with Input(J, ElemTy) giving
+/// xj in the signature's type j; converts between the signature's types and f's.
+void emitElement(IRBuilder<> &B, Function *F, const DeviceFunctionInfo &Info,
+                 const Signature &Sig, ArrayRef<Value *> Args, Value *I,
+                 function_ref<Value *(unsigned J, Type *ElemTy, Value *I64)> Input,
+                 bool AlwaysInline) {
+  LLVMContext &C = B.getContext();
+  Value *Out = Args[1];
+  Value *I64 = B.CreateZExt(I, B.getInt64Ty());
+  SmallVector<Value *, 8> CallArgs;
+  for (unsigned J = 0; J < Sig.Params.size(); ++J)
+    CallArgs.push_back(convert(B, Input(J, irType(C, Sig.Params[J]), I64),
+                               Sig.Params[J].Kind == ElemKind::Int,
+                               F->getFunctionType()->getParamType(J), Info.Params[J].IsSigned));
+  CallInst *R = B.CreateCall(F, CallArgs);
+  useCalleeABI(F, R);
+  if (AlwaysInline && !F->hasFnAttribute(Attribute::NoInline))
+    R->addFnAttr(Attribute::AlwaysInline);
+  Type *ResTy = irType(C, Sig.Result);
+  Value *Res = convert(B, R, Info.Result.IsSigned, ResTy, Sig.Result.Kind == ElemKind::Int);
+  B.CreateStore(Res, B.CreateInBoundsGEP(ResTy, Out, I64));
+}
+
+/// Input j of a kernel specialised for one shape of call (AllArrays, FirstArray):
+/// inj[i] or sj, decided at compile time. nullptr for Tested.
+Value *fixedInput(IRBuilder<> &B, Inputs Shape, ArrayRef<Value *> Args, unsigned J,
+                  Type *ElemTy, Value *I) {
+  if (Shape == Inputs::AllArrays || (Shape == Inputs::FirstArray && J == 0))
+    return B.CreateLoad(ElemTy, B.CreateInBoundsGEP(ElemTy, Args[2 + 2 * J], I));
+  if (Shape == Inputs::FirstArray)
+    return Args[3 + 2 * J];
+  return nullptr;
+}
+
+/// The grid-stride kernel (both backends). Tested inputs take a uniform branch
+/// per operand, which loads only from arrays that exist.
 Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info,
                       const Signature &Sig, const std::string &Name, Inputs Shape) {
   LLVMContext &C = M.getContext();
@@ -67,49 +105,65 @@ Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info,
     Params.append({Ptr, irType(C, E)});
   Params.push_back(Type::getInt32Ty(C));
   auto *Ty = FunctionType::get(Type::getVoidTy(C), Params, false);
-  auto Element = [&](IRBuilder<> &B, Function *K, Value *I32) {
-    Value *Out = K->getArg(1), *Mask = K->getArg(K->arg_size() - 1);
-    Value *I = B.CreateZExt(I32, B.getInt64Ty());
-    SmallVector<Value *, 8> CallArgs;
-    for (unsigned J = 0; J < Sig.Params.size(); ++J) {
-      Type *ElemTy = irType(C, Sig.Params[J]);
-      Value *Arr = K->getArg(2 + 2 * J), *Scalar = K->getArg(3 + 2 * J);
-      auto Elem = [&]() -> Value * {
-        return B.CreateLoad(ElemTy, B.CreateInBoundsGEP(ElemTy, Arr, I));
-      };
-      Value *X;
-      if (Shape == Inputs::AllArrays || (Shape == Inputs::FirstArray && J == 0)) {
-        X = Elem();
-      } else if (Shape == Inputs::FirstArray) {
-        X = Scalar;
-      } else {
-        // A uniform branch per operand: loads only from arrays that exist.
-        Value *IsScalar = B.CreateTrunc(B.CreateLShr(Mask, J), B.getInt1Ty());
-        BasicBlock *Load = BasicBlock::Create(C, "load", K);
-        BasicBlock *Join = BasicBlock::Create(C, "join", K);
-        BasicBlock *From = B.GetInsertBlock();
-        B.CreateCondBr(IsScalar, Join, Load);
-        B.SetInsertPoint(Load);
-        Value *Loaded = Elem();
-        B.CreateBr(Join);
-        B.SetInsertPoint(Join);
-        PHINode *Phi = B.CreatePHI(ElemTy, 2);
-        Phi->addIncoming(Scalar, From);
-        Phi->addIncoming(Loaded, Load);
-        X = Phi;
-      }
-      CallArgs.push_back(convert(B, X, Sig.Params[J].Kind == ElemKind::Int,
-                                 F->getFunctionType()->getParamType(J),
-                                 Info.Params[J].IsSigned));
-    }
-    CallInst *R = B.CreateCall(F, CallArgs);
-    useCalleeABI(F, R);
-    Type *ResTy = irType(C, Sig.Result);
-    Value *Res = convert(B, R, Info.Result.IsSigned, ResTy, Sig.Result.Kind == ElemKind::Int);
-    B.CreateStore(Res, B.CreateInBoundsGEP(ResTy, Out, I));
+  auto Element = [&](IRBuilder<> &B, ArrayRef<Value *> Args, Value *I32) {
+    Function *K = B.GetInsertBlock()->getParent();
+    Value *Mask = Args.back();
+    auto Input = [&](unsigned J, Type *ElemTy, Value *I) -> Value * {
+      if (Value *X = fixedInput(B, Shape, Args, J, ElemTy, I))
+        return X;
+      Value *IsScalar = B.CreateTrunc(B.CreateLShr(Mask, J), B.getInt1Ty());
+      BasicBlock *Load = BasicBlock::Create(C, "load", K);
+      BasicBlock *Join = BasicBlock::Create(C, "join", K);
+      BasicBlock *From = B.GetInsertBlock();
+      B.CreateCondBr(IsScalar, Join, Load);
+      B.SetInsertPoint(Load);
+      Value *Loaded = B.CreateLoad(ElemTy, B.CreateInBoundsGEP(ElemTy, Args[2 + 2 * J], I));
+      B.CreateBr(Join);
+      B.SetInsertPoint(Join);
+      PHINode *Phi = B.CreatePHI(ElemTy, 2);
+      Phi->addIncoming(Args[3 + 2 * J], From);
+      Phi->addIncoming(Loaded, Load);
+      return Phi;
+    };
+    emitElement(B, F, Info, Sig, Args, I32, Input, /*AlwaysInline=*/false);
   };
-  return buildGridStrideKernel(M, Ty, Name, [](IRBuilder<> &, Function *) {}, Element,
+  return buildGridStrideKernel(M, Ty, Name, [](IRBuilder<> &, ArrayRef<Value *>) {}, Element,
                                /*IndexBits=*/32);
+}
+
+/// The kernel's CPU range entry (CpuRangeEntry.h). The variants' loops
+/// vectorise. Tested inputs read base_j[i * stride_j], with base_j = inj and
+/// stride 1 for an array, a copy of sj and stride 0 for a broadcast scalar: no
+/// branch in the loop, which vectorises only with gathers (AVX2). The general
+/// kernel runs only mixes that put a scalar before an array; a vector loop per
+/// mix would cost compile time for every signature.
+Function *buildRangeEntry(Function &K, Function *F, const DeviceFunctionInfo &Info,
+                          const Signature &Sig, Inputs Shape) {
+  SmallVector<Value *, 8> Bases, Strides;
+  auto Prologue = [&](IRBuilder<> &B, ArrayRef<Value *> Args) {
+    if (Shape != Inputs::Tested)
+      return;
+    Value *Mask = Args.back();
+    for (unsigned J = 0; J < Sig.Params.size(); ++J) {
+      Value *Scalar = Args[3 + 2 * J];
+      AllocaInst *Slot = B.CreateAlloca(Scalar->getType(), nullptr, "scalar" + Twine(J));
+      B.CreateStore(Scalar, Slot);
+      Value *IsScalar = B.CreateTrunc(B.CreateLShr(Mask, J), B.getInt1Ty());
+      Bases.push_back(B.CreateSelect(IsScalar, Slot, Args[2 + 2 * J], "base" + Twine(J)));
+      Strides.push_back(
+          B.CreateSelect(IsScalar, B.getInt64(0), B.getInt64(1), "stride" + Twine(J)));
+    }
+  };
+  auto Element = [&](IRBuilder<> &B, ArrayRef<Value *> Args, Value *I) {
+    auto Input = [&](unsigned J, Type *ElemTy, Value *I64) -> Value * {
+      if (Value *X = fixedInput(B, Shape, Args, J, ElemTy, I64))
+        return X;
+      return B.CreateLoad(ElemTy,
+                          B.CreateInBoundsGEP(ElemTy, Bases[J], B.CreateMul(I64, Strides[J])));
+    };
+    emitElement(B, F, Info, Sig, Args, I, Input, /*AlwaysInline=*/true);
+  };
+  return buildCpuRangeEntry(K, *F, Prologue, Element);
 }
 
 uint64_t elemBytes(const ElemType &E) { return kp_elem_size(E.code()); } // abi/types.def
@@ -122,6 +176,7 @@ KernelEntry makeEntry(Module &M, Function *F, const DeviceFunctionInfo &VI, cons
   KernelEntry E;
   E.Name = Name;
   E.Fn = buildKernel(M, F, VI, Sig, Name, Shape);
+  buildRangeEntry(*E.Fn, F, VI, Sig, Shape);
   E.HostFn = F;
   E.IsVectorize = true;
   E.Signature = Sig.canonical();

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "DevicePass.h"
 
+#include "cpu/SharedAtomics.h"
+#include "generated/CpuRangeEntry.h"
 #include "host/AbiTypes.h"
 #include "host/SignatureDesc.h"
 
@@ -184,9 +186,13 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
 
   // The CPU backend runs one block per worker thread at a time, so a
   // thread-local copy of a shared array is exactly one copy per block.
+  // Marked for kernplug-cpu-shared-atomics (cpu/SharedAtomics.h): no other thread sees it
+  // while a block runs.
   for (GlobalValue *GV : annotatedGlobals(M, AnnotShared, /*Remove=*/true))
-    if (auto *Var = dyn_cast<GlobalVariable>(GV))
+    if (auto *Var = dyn_cast<GlobalVariable>(GV)) {
       Var->setThreadLocal(true);
+      Var->setMetadata(CpuSharedMD, MDNode::get(C, {}));
+    }
 
   auto *KernelsTy = ArrayType::get(T.kp_kernel_desc, Kernels.size());
   auto *KernelTable = new GlobalVariable(M, KernelsTy, false, GlobalValue::InternalLinkage,
@@ -250,6 +256,11 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
       Row.set(KF::cpu_block_entry, BlockEntry);
     else
       Row.setNull(KF::cpu_block_entry);
+    // Generated kernels' range entries (generated/CpuRangeEntry.h), found by name.
+    if (Function *Range = Generated ? M.getFunction(cpuRangeEntryName(K.Name)) : nullptr)
+      Row.set(KF::cpu_range_entry, Range);
+    else
+      Row.setNull(KF::cpu_range_entry);
     Rows.push_back(Row.get());
   }
   KernelTable->setInitializer(ConstantArray::get(KernelsTy, Rows));

@@ -68,6 +68,12 @@ typedef struct kp_backend {
   /* Runs a launch that core has checked (limits, stream) and whose arguments it has staged
    * (launch.h): the backend only starts the kernel. */
   kp_error (*launch_impl)(kp_kernel_desc *kernel, const kp_launch_config *cfg, void **args);
+  /* Runs a generated kernel's range entry (kernel->cpu_range_entry, not NULL) for the indices
+   * [0, n), n >= 1, with the arguments `args` its grid launch would get, and returns when all
+   * are done; core has checked the stream. Below `serial_below` indices the work is too small
+   * to share out. NULL: the backend runs grids only (ufunc_common.c launches the kernel). */
+  kp_error (*launch_range)(kp_kernel_desc *kernel, long long n, long long serial_below,
+                           void **args);
   /* Memory (docs/memory.md). alloc/release: device memory on the calling thread's device,
    * also for the runtime's temporaries (staging, reduce, automatic transfers); from the
    * stream-ordered pool where the driver has one. release and release_kind are given the

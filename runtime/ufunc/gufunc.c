@@ -237,11 +237,15 @@ KP_EXPORT kp_error kp_gufunc_call(const void *f, const char *f_expr, long long n
       slots[d] = make_slot(sizes[d], k->params[1 + L.nops + d].size);
       kargs[na++] = &slots[d];
     }
-    kp_extent blocks, threads;
-    kp_grid_for(k, n, 1, &blocks, &threads);
     char call[160];
     snprintf(call, sizeof call, "gufunc(%s, ...)", fx);
-    err = kp_launch_generated(k, blocks, threads, stream, kargs, call);
+    if (kp_generated_has_range(k)) { /* CPU: contiguous runs of blocks per worker */
+      err = kp_launch_generated_range(k, n, 2, stream, kargs, call);
+    } else {
+      kp_extent blocks, threads;
+      kp_grid_for(k, n, 1, &blocks, &threads);
+      err = kp_launch_generated(k, blocks, threads, stream, kargs, call);
+    }
   }
 
   /* Copy the outputs back (only after a successful launch) and free every temporary. */

@@ -12,7 +12,9 @@
  * Each signature has a general kernel (kp_abi.h), which tests a mask per operand for broadcast
  * scalars, and variants without the tests for the common shapes of a call: every input an
  * array, or only the first (f(x, mean, sigma)). All index with 32 bits, so more than
- * KP_UFUNC_CHUNK elements go in several launches over consecutive ranges. */
+ * KP_UFUNC_CHUNK elements go in several launches over consecutive ranges. On the CPU backend
+ * each kernel's range entry (a plain loop over [begin, end), vectorised) runs instead, over
+ * contiguous chunks of [0, n) (backend/cpu/cpu_range.c). */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,7 +27,10 @@ enum {
   KP_UFUNC_MAX_KERNELS = 3 * KP_UFUNC_MAX_SIGNATURES, /* a general kernel and 2 variants each */
   KP_UFUNC_CHUNK = 1 << 30, /* elements per launch: the kernels' 32-bit index (kp_abi.h) */
   KP_UFUNC_MAX_ARGS = 12, /* KP_UARGS packs at most 12: the output and 11 inputs */
-  KP_UFUNC_LIST = 512     /* room for a list of signatures or argument types in messages */
+  KP_UFUNC_LIST = 512,    /* room for a list of signatures or argument types in messages */
+  /* Range entries (CPU): fewer elements run on the calling thread. Waking the pool costs
+   * ~10 us; 16384 float adds take about as long on one core, transcendental functions more. */
+  KP_UFUNC_SERIAL_BELOW = 1 << 14
 };
 
 /* Stores the scalar a, converted to type `to` as a C assignment would, at dst. */
@@ -248,8 +253,18 @@ KP_EXPORT kp_error kp_ufunc_call(const void *f, const char *f_expr, long long n,
     kargs[na++] = &mask;
     char call[160];
     snprintf(call, sizeof call, "ufunc(%s, ...)", fx);
-    /* One launch per KP_UFUNC_CHUNK elements, each on the arrays from `done` on. */
-    for (long long done = 0; done < n && !err; done += KP_UFUNC_CHUNK) {
+    /* The CPU backend: the range entry over all n (its index is 64-bit), in chunks over the
+     * workers. Otherwise one grid launch per KP_UFUNC_CHUNK elements, each on the arrays from
+     * `done` on. */
+    int ranged = kp_generated_has_range(k);
+    if (ranged) {
+      count = n;
+      out_ptr = ops[0].device;
+      for (int j = 0; j < nparams; j++)
+        if (args[j + 1].is_array) in_ptrs[j] = ops[j + 1].device;
+      err = kp_launch_generated_range(k, n, KP_UFUNC_SERIAL_BELOW, stream, kargs, call);
+    }
+    for (long long done = 0; !ranged && done < n && !err; done += KP_UFUNC_CHUNK) {
       count = n - done < KP_UFUNC_CHUNK ? n - done : KP_UFUNC_CHUNK;
       out_ptr = (char *)ops[0].device + (size_t)done * kp_type_size(result);
       for (int j = 0; j < nparams; j++)

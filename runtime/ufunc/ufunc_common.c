@@ -94,3 +94,19 @@ kp_error kp_launch_generated(kp_kernel_desc *k, kp_extent blocks, kp_extent thre
   kp_launch_config cfg = {k->host_fn, k->name, blocks, threads, 0, stream};
   return kp_launch_checked(be, k, &cfg, args, what);
 }
+
+int kp_generated_has_range(const kp_kernel_desc *k) {
+  const kp_backend *be = kp_backend_get();
+  return be && be->launch_range && k->cpu_range_entry;
+}
+
+kp_error kp_launch_generated_range(kp_kernel_desc *k, long long n, long long serial_below,
+                                   kp_stream stream, void **args, const char *what) {
+  const kp_backend *be = kp_backend_get();
+  if (!be) return KP_ERROR_NO_DEVICE; /* kp_backend_get reported why */
+  /* One block of one thread passes every limit: what is left to check is the stream. */
+  kp_launch_config cfg = {k->host_fn, k->name, {1, 1, 1}, {1, 1, 1}, 0, stream};
+  kp_error err = kp_launch_check(be, k, &cfg, what);
+  if (err) return err;
+  return be->launch_range(k, n, serial_below, args);
+}

@@ -1,6 +1,6 @@
 /* ufunc_common.h — what the generated-kernel calls share (ufunc, gufunc, reduce): staging
  * array operands between host and device, an occupancy-based grid for grid-stride kernels,
- * launching a generated kernel without launch(), finding a function's generated kernels, and
+ * launching a generated kernel without launch() (as a grid, or through its CPU range entry), finding a function's generated kernels, and
  * the names of element types. Never installed. */
 #ifndef KP_UFUNC_COMMON_H
 #define KP_UFUNC_COMMON_H
@@ -40,6 +40,15 @@ void kp_grid_for(const kp_kernel_desc *k, long long n, int threads_multiple, kp_
  * and calls the backend. `what` starts the messages ("ufunc(add, ...)"). */
 kp_error kp_launch_generated(kp_kernel_desc *k, kp_extent blocks, kp_extent threads,
                              kp_stream stream, void **args, const char *what);
+
+/* Whether the backend runs generated kernel k through its CPU range entry (kp_abi.h:
+ * cpu_range_entry) rather than as a grid: the CPU backend, for ufunc and gufunc kernels. */
+int kp_generated_has_range(const kp_kernel_desc *k);
+/* Runs k's range entry for the loop indices [0, n), n >= 1, with the arguments a grid launch
+ * would get (the checks of kp_launch_generated that apply: the stream); only where
+ * kp_generated_has_range(k). Fewer than serial_below indices run on the calling thread. */
+kp_error kp_launch_generated_range(kp_kernel_desc *k, long long n, long long serial_below,
+                                   kp_stream stream, void **args, const char *what);
 
 /* Element type codes: the header's kp_type, which are abi/types.def's KP_ELEM_* (checked in
  * ufunc_common.c), as in descriptors. */

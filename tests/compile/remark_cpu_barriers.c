@@ -13,6 +13,28 @@ __attribute__((kernel)) void uniform_loop(float *x, int n) {
   }
 }
 
+// A trip count read from memory: the same in every thread, as nothing between the barriers
+// writes that array.
+// REMARK-DAG: remark: kernplug: kernel 'loaded_loop': barriers split into 3 regions on the CPU
+__attribute__((kernel)) void loaded_loop(float *x, const int *n) {
+  static __attribute__((shared)) float s[256];
+  for (int i = 0; i < n[blockIdx.x]; i++) {
+    s[threadIdx.x] = x[threadIdx.x] + (float)i;
+    syncthreads();
+    x[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
+    syncthreads();
+  }
+}
+
+// The same with the bound's array written between the barriers: it stays thread-dependent.
+// REMARK-DAG: remark: kernplug: kernel 'written_bound': barriers kept on fibers on the CPU: syncthreads() under a branch that depends on the thread
+__attribute__((kernel)) void written_bound(int *n) {
+  for (int i = 0; i < n[0]; i++) {
+    syncthreads();
+    n[threadIdx.x] = i; /* thread 0 writes the bound */
+  }
+}
+
 // A barrier only some threads reach.
 // REMARK-DAG: remark: kernplug: kernel 'divergent': barriers kept on fibers on the CPU: syncthreads() under a branch that depends on the thread
 __attribute__((kernel)) void divergent(float *x) {
@@ -31,10 +53,11 @@ __attribute__((kernel)) void divergent_loop(float *x) {
   }
 }
 
-// REMARK-DAG: remark: kernplug: kernel 'votes': barriers kept on fibers on the CPU: syncthreads_or() (a barrier that combines values)
+// A barrier that combines values: split like syncthreads(), the vote counted between.
+// REMARK-DAG: remark: kernplug: kernel 'votes': barriers split into 2 regions on the CPU
 __attribute__((kernel)) void votes(int *x) { x[threadIdx.x] = syncthreads_or(x[threadIdx.x]); }
 
-// REMARK-DAG: remark: kernplug: kernel 'shuffles': barriers kept on fibers on the CPU: it uses warp collectives
+// REMARK-DAG: remark: kernplug: kernel 'shuffles': barriers and warp collectives split into 3 regions run warp by warp on the CPU
 __attribute__((kernel)) void shuffles(int *x) {
   syncthreads();
   x[threadIdx.x] = shfl_down_sync(0xffffffffu, x[threadIdx.x], 1);

@@ -22,7 +22,7 @@ memory and a per-block global scratch area, used under per-phase access modes th
 race-free (own slots / read anything / one atomic op); syncthreads() and
 syncthreads_count/and/or in uniform control flow (uniform loops and ifs, `while
 (syncthreads_or(p))` loops, device functions with barriers); warp shuffles, ballot/all/any
-and syncwarp on full warps; atomics on global accumulators, shared memory (only
+and syncwarp on full warps, also under branches the same across each warp (warpif); atomics on global accumulators, shared memory (only
 order-independent combinations) and per-thread slots (return values used); grid-stride
 loops; 1D/2D/3D grids and blocks; a struct passed by value.
 
@@ -45,7 +45,7 @@ FULL = '0xffffffffu'
 
 FEATURES = ['barriers', 'counts', 'warp', 'atomics', 'shared', 'dynshared', 'gscratch',
             'gridstride', 'helpers', 'synchelpers', 'voteloops', 'localarrays', 'struct',
-            'returns', 'floats', 'switch', 'fences']
+            'returns', 'floats', 'switch', 'fences', 'warpif']
 
 
 def isf(t):
@@ -145,6 +145,11 @@ class Gen:
         self.in_types = set()   # input pools used
         self.configs = []       # per kernel: the two (grid, block) launches
         self.struct_fields = []
+        # Expressions of indices, arguments and constants only: no loads (inputs, shared
+        # memory, the struct argument) and no helper calls. The code before a grid-stride
+        # loop is generated so, which lets the CPU backend interchange the loop
+        # (kernplug-grid-stride-interchange) and the fuzzer compare that path too.
+        self.noload = False
 
     def on(self, f):
         return f not in self.exclude
@@ -163,7 +168,8 @@ class Gen:
         if k < 0.7:
             idx = self.index_leaf(uni)
             return conv(idx, 'u32', t)
-        if k < 0.8 and self.kind == 'kernel' and self.on('struct') and self.struct_fields:
+        if k < 0.8 and self.kind == 'kernel' and self.on('struct') and self.struct_fields \
+                and not self.noload:
             n, ft = r.choice(self.struct_fields)
             self.uses_struct = True
             return conv('sp.' + n, ft, t)
@@ -171,7 +177,8 @@ class Gen:
             self.uses_scalars = True
             n, ft = r.choice([('ua', 'i32'), ('ub', 'u32'), ('uf', 'f32'), ('ud', 'f64')])
             return conv(n, ft, t)
-        if (self.kind == 'kernel' or self.kind == 'sfn') and not (uni and self.profile.get('strict')):
+        if (self.kind == 'kernel' or self.kind == 'sfn') and not (uni and self.profile.get('strict')) \
+                and not self.noload:
             return self.input_load(t, uni, 1)
         return flit(r, t) if isf(t) else ilit(r, t)
 
@@ -220,15 +227,16 @@ class Gen:
             return '((%s) ? (%s) : (%s))' % (c, self.expr(t, d - 1, uni), self.expr(t, d - 1, uni))
         strict = uni and self.profile.get('strict')
         if k < 0.84 and self.helpers and self.on('helpers') and self.kind != 'helper' \
-                and not strict:
+                and not strict and not self.noload:
             name, ret, args, _ = r.choice(self.helpers)
             a = ', '.join(self.expr(at, d - 1, uni) for at in args)
             return conv('%s(%s)' % (name, a), ret, t)
-        if k < 0.92 and not uni:
+        if k < 0.92 and not uni and not self.noload:
             m = self.mem_read(t, d)
             if m:
                 return m
-        if self.kind in ('kernel', 'sfn') and r.random() < 0.5 and not strict:
+        if self.kind in ('kernel', 'sfn') and r.random() < 0.5 and not strict \
+                and not self.noload:
             return self.input_load(t, uni, d)
         return self.leaf(t, uni)
 
@@ -586,6 +594,8 @@ class Gen:
                 c.append(('sfncall', 3))
         if self.profile['warp'] and self.on('warp'):
             c += [('warp', 14), ('uloop', 2)]
+            if self.on('warpif'):
+                c.append(('warpif', 4))
             if self.sfns and self.kind == 'kernel':
                 c.append(('sfncall', 2))
         return c
@@ -687,6 +697,24 @@ class Gen:
             self.mix(v.name, v.ty)
         else:
             self.emit('syncwarp(%s);' % FULL)
+
+    # ---- warpsplit helper (issue 15): warp functions under a branch that is the same across
+    # each warp but not across the block, which the CPU split runs warp by warp. Kept apart
+    # from the other generators on purpose.
+    def st_warpif(self, ctx, d):
+        r = self.r
+        lin = '(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))'
+        # Every block shape of a warp profile (pick_dims) keeps these the same across a warp:
+        # threadIdx.x < 32 holds for whole rows of 32 or more, and for all of a row of 16 or
+        # less; the linear id's warp number is a warp's by definition.
+        cond = r.choice(['threadIdx.x < 32u', '(%s / 32u) %% 2u == %du' % (lin, r.randint(0, 1)),
+                         '%s >= 32u' % lin, '(%s >> 5) != 1u' % lin])
+        self.emit('if (%s) {' % cond)
+        self.ind += 1
+        for _ in range(r.randint(1, 3)):
+            self.st_warp(ctx, d - 1)
+        self.ind -= 1
+        self.emit('}')
 
     def st_sfncall(self, ctx, d, which=None):
         r = self.r
@@ -855,28 +883,32 @@ class Gen:
         self.uses_struct = False
         self.uses_scalars = True
         small = pk == 'split' and r.random() < 0.7
+        # a grid-stride kernel whose code before the loop loads nothing and that has no shared
+        # memory or local arrays: the CPU backend runs it interchanged
+        pure = profile['gridstride'] and r.random() < 0.6
         self.emit_thread_ids()
         # shared memory and scratch
         arrs = []
-        if self.on('shared') and r.random() < (0.8 if sync_any else 0.3):
+        if self.on('shared') and not pure and r.random() < (0.8 if sync_any else 0.3):
             for i in range(r.randint(1, 2)):
                 t = self.pick_type()
                 a = self.new_arr('sh%d' % i, t, 'static')
                 self.emit('FZ_SHARED %s sh%d[%d];' % (CTYPE[t], i, a.size_per_block))
                 arrs.append(a)
         dyn = None
-        if self.on('dynshared') and r.random() < (0.4 if sync_any else 0.15):
+        if self.on('dynshared') and not pure and r.random() < (0.4 if sync_any else 0.15):
             t = self.pick_type()
             dyn = self.new_arr('dsh', t, 'dyn')
             self.emit('%s *dsh = kp_dynamic_shared(%s);' % (CTYPE[t], CTYPE[t]))
             arrs.append(dyn)
         gscr = None
-        if self.on('gscratch') and r.random() < 0.35:
+        if self.on('gscratch') and not pure and r.random() < 0.35:
             t = self.pick_type()
             gscr = self.new_arr('gscr', t, 'gscr')
             arrs.append(gscr)
         # variables
-        nv = r.randint(2, 4) if small else r.randint(3, 9)
+        nv = r.randint(2, 4) if small else r.randint(3, 6 if pure else 9)
+        self.noload = pure
         for i in range(nv):
             t = self.pick_type()
             self.emit('%s v%d = %s;' % (CTYPE[t], i, self.expr(t, 2)))
@@ -886,8 +918,9 @@ class Gen:
                 t = self.pick_type()
                 self.emit('%s u%d = %s;' % (CTYPE[t], i, self.expr(t, 2, True)))
                 self.scopes[0].append(Var('u%d' % i, t, True))
+        self.noload = False
         self.emit('uint64_t cs = 0;')
-        if self.on('localarrays') and r.random() < (0.3 if small else 0.6):
+        if self.on('localarrays') and not pure and r.random() < (0.3 if small else 0.6):
             t = self.pick_type()
             n = r.choice([4, 8, 16])
             self.emit('%s la[%d];' % (CTYPE[t], n))

@@ -312,9 +312,9 @@ __attribute__((kernel)) void blocks_3d(int *out) {
   out[GID] = cube[(mz * Y + my) * X + mx] + (int)(blockIdx.x * 1000000);
 }
 
-// REMARK-DAG: kernel 'loaded_count': barriers kept on fibers{{.*}}: syncthreads(){{.*}} under a
-/* A trip count loaded from memory: not provably the same in every thread (another thread
- * could have written it), so fibers. */
+// REMARK-DAG: kernel 'loaded_count': barriers split into 3 regions
+/* A trip count loaded from memory: the same in every thread, as nothing between the barriers
+ * writes `counts` (another thread writing it there would be a race on the GPU too). */
 __attribute__((kernel)) void loaded_count(const int *counts, int *out) {
   static __attribute__((shared)) int buf[MAX_T];
   unsigned n = nthreads(), t = lin();

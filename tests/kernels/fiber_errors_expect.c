@@ -67,7 +67,9 @@ __attribute__((noinline)) static int big_helper(int t) {
 __attribute__((kernel)) void helper_frame(int *out) {
   int t = (int)threadIdx.x;
   volatile int mine = t * 1000 + 7;
-  int c = syncthreads_count(1); /* keeps the kernel on fibers */
+  volatile int one = 1; /* a barrier under a branch on a local: keeps the kernel on fibers */
+  int c = 0;
+  if (one) c = syncthreads_count(1);
   if (t % 2 == 1) c += big_helper(t) - t - 0x55;
   out[t] = mine + c + syncthreads_count(1);
 }

@@ -55,3 +55,10 @@ if(TARGET fake_cuda)
 endif()
 kp_kernel_expect(ufunc_launched ufunc_errors_expect EXPECT fail ARGS launched ENV ${uf_cpu} STDERR
   "kernplug: error: launch(twice, ...): 'twice' is a vectorize function, not a kernel: call it with ufunc(twice, n, out, in...)")
+
+# A crash in the element function on the CPU backend names the element (its range entry is
+# replayed one element at a time), on the workers and on the calling thread alone.
+kp_kernel_fails(ufunc element_fault
+  "kernplug: error: kernel '__kp_vec_trap_at_0_arrays', element 77777: trap: __builtin_trap()")
+kp_kernel_fails(ufunc element_fault_small
+  "kernplug: error: kernel '__kp_vec_trap_at_0_arrays', element 7777: trap: __builtin_trap()")

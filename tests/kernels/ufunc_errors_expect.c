@@ -25,6 +25,13 @@ __attribute__((vectorize("u8(u8, u8)"))) unsigned char add_u8(unsigned char a, u
   return (unsigned char)(a + b);
 }
 
+/* Crashes on one element (the CPU backend names it: the range entry is replayed one element
+ * at a time to find it). */
+__attribute__((vectorize("f32(f32)"))) float trap_at(float x) {
+  if (x == 77777.0f) __builtin_trap();
+  return x + 1;
+}
+
 static double plain_host_function(double a, double b) { return a - b; }
 
 typedef double (*binary_op)(double, double);
@@ -144,6 +151,14 @@ int main(int argc, char **argv) {
     ufunc(add, 100, d_out, d_x, d_x); /* small n: one block of whole warps */
   } else if (strcmp(s, "fake_chunks") == 0) {
     check_chunks();
+  } else if (strcmp(s, "element_fault") == 0 || strcmp(s, "element_fault_small") == 0) {
+    /* 200000 elements go to the workers; 10000 (x from 70000: element 7777 traps) run on the
+     * calling thread alone. */
+    int small = strcmp(s, "element_fault_small") == 0;
+    long long n = small ? 10000 : 200000;
+    float *x = device_array(float, n), *out = device_array(float, n);
+    for (long long i = 0; i < n; i++) x[i] = (float)(small ? 70000 + i : i);
+    ufunc(trap_at, n, out, x);
   } else {
     fprintf(stderr, "unknown scenario '%s'\n", s);
     return 2;

@@ -4,7 +4,7 @@
 ; RUN: %opt -load-pass-plugin %kernplug_passes -passes=kernplug-host-stubs -S %s | FileCheck %s
 
 ; CHECK-NOT: @llvm.global.annotations
-; CHECK: @__kp_kernels = internal global [1 x {{.*}}] [{{.*}} { ptr @__kp_kname, ptr @scale, ptr @scale.kp.cpu, ptr @__kp_module, i64 0, i64 3, ptr @__kp_params.scale, ptr null, i64 0, ptr @__kp_file, i64 2, ptr null, ptr @scale.kp.cpu_block }]
+; CHECK: @__kp_kernels = internal global [1 x {{.*}}] [{{.*}} { ptr @__kp_kname, ptr @scale, ptr @scale.kp.cpu, ptr @__kp_module, i64 0, i64 3, ptr @__kp_params.scale, ptr null, i64 0, ptr @__kp_file, i64 2, ptr null, ptr @scale.kp.cpu_block, ptr null }]
 ; CHECK: @__kp_images = private constant
 ; CHECK: @llvm.global_ctors = appending global {{.*}} @__kp_register
 ; CHECK: @llvm.global_dtors = appending global {{.*}} @__kp_unregister

@@ -16,8 +16,8 @@ __attribute__((kernel)) void split(float *x) {
   x[threadIdx.x] = s[63 - threadIdx.x];
 }
 
-// CHECK-DAG: remarks.c:[[@LINE+1]]:30: remark: kernplug: kernel 'votes': barriers kept on fibers on the CPU: syncthreads_or() (a barrier that combines values){{( \(line 20\))?}} [-Rpass=kernplug]
-__attribute__((kernel)) void votes(int *x) { x[threadIdx.x] = syncthreads_or(x[threadIdx.x]); }
+// CHECK-DAG: remarks.c:[[@LINE+1]]:30: remark: kernplug: kernel 'votes': barriers kept on fibers on the CPU: syncthreads(){{( \(line 20\))?}} under a branch that depends on the thread{{( \(line 20\))?}} [-Rpass=kernplug]
+__attribute__((kernel)) void votes(int *x) { if (x[threadIdx.x]) syncthreads(); }
 
 // CHECK-DAG: remarks.c:[[@LINE+1]]:30: remark: kernplug: kernel 'plain': CPU entry = block loop [-Rpass=kernplug]
 __attribute__((kernel)) void plain(float *x) { x[threadIdx.x] *= 2; }

@@ -172,7 +172,8 @@ static const kp_param_desc int_x_params[] = {PTR("x", 4, 0)};
 /* ---- descriptors ----------------------------------------------------------------------------- */
 
 /* By field name, as the plugin fills them (abi/descriptors.def); user kernels have no
- * signature, and these none of the optional entries (runtime_data, cpu_block_entry). */
+ * signature, and these none of the optional entries (runtime_data, cpu_block_entry,
+ * cpu_range_entry). */
 #define KERNEL_SHARED(name_, fn, cpu, flags_, params_, shared_bytes_, line_)                   \
   {.name = name_,                                                                              \
    .host_fn = (const void *)fn,                                                                \
@@ -186,7 +187,8 @@ static const kp_param_desc int_x_params[] = {PTR("x", 4, 0)};
    .file = __FILE__,                                                                           \
    .line = line_,                                                                              \
    .runtime_data = NULL,                                                                       \
-   .cpu_block_entry = NULL}
+   .cpu_block_entry = NULL,                                                                    \
+   .cpu_range_entry = NULL}
 #define KERNEL(name, fn, cpu, flags, params, line)                                             \
   KERNEL_SHARED(name, fn, cpu, flags, params, 0, line)
 

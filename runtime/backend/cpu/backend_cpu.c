@@ -136,20 +136,33 @@ static void run_block_as_loop(const cpu_grid *g, kp_cpu_thread_state *st) {
   }
 }
 
-/* All the GPU threads of the current block in one call of the block entry. */
-static void run_block_entry(const cpu_grid *g) {
-  kp_cpu_thread_range all = {{0, 0, 0}, {g->block[0], g->block[1], g->block[2]}};
-  g->block_entry(g->args, &all);
+/* Block b of the grid (linear, x fastest) into st->ctaid. */
+static void set_block(const cpu_grid *g, kp_cpu_thread_state *st, unsigned long long b) {
+  const unsigned long long gx = g->grid[0], gxy = gx * g->grid[1];
+  st->ctaid[0] = (unsigned)(b % gx);
+  st->ctaid[1] = (unsigned)((b / gx) % g->grid[1]);
+  st->ctaid[2] = (unsigned)(b / gxy);
+}
+
+/* All the GPU threads of `count` blocks from st->ctaid on in one call of the block entry, so
+ * that small blocks do not cost a call each. A split entry runs one block: count is 1. */
+static void run_block_entry(const cpu_grid *g, const kp_cpu_thread_state *st, unsigned count) {
+  kp_cpu_thread_range run = {{0, 0, 0},
+                             {g->block[0], g->block[1], g->block[2]},
+                             {st->ctaid[0], st->ctaid[1], st->ctaid[2]},
+                             count};
+  g->block_entry(g->args, &run);
 }
 
 /* A block entry keeps the thread indices in registers, so after a fault kp_cpu_state does not
- * say which thread faulted. Replaying the block one thread at a time through the per-thread
- * entry finds it (the first thread that faults). The launch has failed already and its
+ * say which block and thread faulted. Replaying the run of blocks [first, end) one thread at a
+ * time through the per-thread entry finds it (the first thread that faults). The launch has failed already and its
  * results are undefined, as on a GPU, so running the block's threads again changes nothing a
  * program may rely on (output from device printf before the fault appears twice). Returns 1
  * with `fault` updated when the replay faulted, 0 when it ran through. */
 static int replay_to_find_thread(const cpu_grid *g, kp_cpu_thread_state *st,
-                                 kp_cpu_block_runner *runner, kp_cpu_fault_guard *fault) {
+                                 kp_cpu_block_runner *runner, kp_cpu_fault_guard *fault,
+                                 unsigned long long first, unsigned long long end) {
   kp_cpu_fault_guard replay;
   replay.stacks = NULL;
   replay.launch = fault->launch;
@@ -166,7 +179,10 @@ static int replay_to_find_thread(const cpu_grid *g, kp_cpu_thread_state *st,
   }
   kp_cpu_fault_armed = &replay;
   if (!g->split) {
-    run_block_as_loop(g, st);
+    for (unsigned long long b = first; b < end; b++) {
+      set_block(g, st, b);
+      run_block_as_loop(g, st);
+    }
   } else { /* the threads wait at barriers: replay them as the fibers they would have been */
     char msg[256];
     if (runner)
@@ -193,8 +209,9 @@ static void run_blocks(void *p, int participant) {
       return;
     }
   }
-  const unsigned long long gx = g->grid[0], gxy = gx * g->grid[1];
   char msg[1024];
+  /* The blocks being run, for replay after a fault: volatile, since sigsetjmp returns here. */
+  volatile unsigned long long run_first = 0, run_end = 0;
 
   kp_cpu_fault_prepare_thread();
   kp_cpu_fault_guard guard;
@@ -212,7 +229,7 @@ static void run_blocks(void *p, int participant) {
      * the endless kernel again. */
     int thread_known = !g->block_entry ||
                        (guard.signo != KP_CPU_TIMEOUT_SIGNAL &&
-                        replay_to_find_thread(g, st, runner, &guard));
+                        replay_to_find_thread(g, st, runner, &guard, run_first, run_end));
     record_fault(g, &guard, thread_known, participant);
     goto out;
   }
@@ -223,12 +240,17 @@ static void run_blocks(void *p, int participant) {
     if (start >= g->total_blocks) break;
     unsigned long long end = start + g->chunk;
     if (end > g->total_blocks) end = g->total_blocks;
+    if (g->block_entry && !g->split) { /* the whole chunk in one call */
+      set_block(g, st, start);
+      run_first = start, run_end = end;
+      run_block_entry(g, st, (unsigned)(end - start));
+      continue;
+    }
     for (unsigned long long b = start; b < end; b++) {
-      st->ctaid[0] = (unsigned)(b % gx);
-      st->ctaid[1] = (unsigned)((b / gx) % g->grid[1]);
-      st->ctaid[2] = (unsigned)(b / gxy);
+      set_block(g, st, b);
+      run_first = b, run_end = b + 1;
       if (g->block_entry) {
-        run_block_entry(g);
+        run_block_entry(g, st, 1);
       } else if (!g->fibers) {
         run_block_as_loop(g, st);
       } else if (kp_cpu_block_run(runner, g->kernel, g->args, g->block, g_stack_bytes, &guard,
@@ -259,10 +281,31 @@ static int caller_stack_is_small(void) {
   return low && here > low && (size_t)(here - low) < KP_CPU_SPLIT_STACK_NEED;
 }
 
+/* Blocks per chunk: ~16 chunks per participant balances load without hammering the counter,
+ * but a chunk of small blocks gets at least KP_CPU_CHUNK_THREADS threads (a 4x4 block is 16)
+ * while every participant still gets a chunk, so that a call of the block entry and a take
+ * from the counter are spread over enough work. At most 2^31 blocks (the range's count is
+ * 32-bit). */
+enum { KP_CPU_CHUNKS_PER_PARTICIPANT = 16, KP_CPU_CHUNK_THREADS = 4096 };
+static unsigned long long chunk_blocks(unsigned long long blocks, unsigned long long threads,
+                                       unsigned long long participants) {
+  unsigned long long chunk = blocks / (participants * KP_CPU_CHUNKS_PER_PARTICIPANT);
+  unsigned long long for_threads = (KP_CPU_CHUNK_THREADS + threads - 1) / threads;
+  unsigned long long fair = (blocks + participants - 1) / participants;
+  if (for_threads > fair) for_threads = fair;
+  if (chunk < for_threads) chunk = for_threads;
+  if (chunk < 1) chunk = 1;
+  if (chunk > (1ull << 31)) chunk = 1ull << 31;
+  return chunk;
+}
+
 static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {
   cpu_grid g = {.kernel = k, .args = args};
-  g.split = (k->flags & KP_KERNEL_CPU_BLOCK_BARRIERS) && k->cpu_block_entry &&
-            !caller_stack_is_small();
+  /* A kernel split at warp collectives runs warp by warp, each warp one row's 32 x. */
+  int warp_rows = cfg->threads.x % 32 == 0 || (cfg->threads.y == 1 && cfg->threads.z == 1);
+  g.split = ((k->flags & KP_KERNEL_CPU_BLOCK_BARRIERS) ||
+             ((k->flags & KP_KERNEL_CPU_BLOCK_WARPS) && warp_rows)) &&
+            k->cpu_block_entry && !caller_stack_is_small();
   g.fibers = !g.split && (k->flags & (KP_KERNEL_USES_BARRIER | KP_KERNEL_USES_WARP)) != 0;
   g.block_entry = g.fibers ? NULL : k->cpu_block_entry;
   g.grid[0] = (unsigned)cfg->blocks.x, g.grid[1] = (unsigned)cfg->blocks.y,
@@ -270,9 +313,8 @@ static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void 
   g.block[0] = (unsigned)cfg->threads.x, g.block[1] = (unsigned)cfg->threads.y,
   g.block[2] = (unsigned)cfg->threads.z;
   g.total_blocks = (unsigned long long)g.grid[0] * g.grid[1] * g.grid[2];
-  /* ~16 chunks per participant balances load without hammering the counter. */
-  unsigned long long per = (unsigned long long)kp_pool_size() * 16;
-  g.chunk = g.total_blocks / per ? g.total_blocks / per : 1;
+  g.chunk = chunk_blocks(g.total_blocks, (unsigned long long)g.block[0] * g.block[1] * g.block[2],
+                         (unsigned long long)kp_pool_size());
   atomic_init(&g.next_block, 0);
   atomic_init(&g.failed, 0);
   kp_note_launched_kernel(k->name);
@@ -412,6 +454,7 @@ static kp_backend g_cpu = {
                .max_shared_bytes = KP_CPU_DEFAULT_SHARED,
                .shared_hint = "; set KP_CPU_SHARED_BYTES to raise it"},
     .launch_impl = cpu_launch,
+    .launch_range = kp_cpu_launch_range,
     .alloc = cpu_alloc,
     .release = cpu_release,
     .alloc_kind = cpu_alloc_kind,

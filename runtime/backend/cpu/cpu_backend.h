@@ -3,7 +3,7 @@
  * and warp collectives), cpu_fault.c (faults in kernel code become errors), cpu_device.c
  * (the kp_dev_* primitives), pool.c (the workers), cpu_memory.c (guarded mappings),
  * cpu_watchdog.c (KP_CPU_TIMEOUT_MS), cpu_properties.c (device 0), cpu_stream.c (streams and
- * events) and backend_cpu.c (grids over the worker pool, the kp_backend hooks). Only this
+ * events), cpu_range.c (generated kernels' range entries) and backend_cpu.c (grids over the worker pool, the kp_backend hooks). Only this
  * folder includes it: the rest of the runtime sees the backend through backend/backend.h. */
 #ifndef KP_CPU_BACKEND_H
 #define KP_CPU_BACKEND_H
@@ -75,8 +75,9 @@ void kp_cpu_describe_device(const kp_limits *lim, kp_device_properties *p);
 
 /* ---- cpu_memory.c ------------------------------------------------------------------------ */
 
-/* `bytes` of zeroed memory in a mapping of its own between guard pages, 256-byte aligned and
- * ending as close to the trailing guard as that allows. kp_cpu_map reports failure (an
+/* `bytes` of memory in a mapping of its own between guard pages, 256-byte aligned and
+ * ending as close to the trailing guard as that allows (under ASan or valgrind: the checker's
+ * malloc of exactly `bytes`, cpu_memory.c). kp_cpu_map reports failure (an
  * out-of-memory error naming `what`); kp_cpu_map_quiet returns 0 or an errno value. */
 kp_error kp_cpu_map(size_t bytes, void **out, const char *what);
 int kp_cpu_map_quiet(size_t bytes, void **out);
@@ -251,6 +252,12 @@ typedef enum kp_cpu_warp_op {
 } kp_cpu_warp_op;
 int kp_cpu_block_warp(kp_cpu_block_runner *r, kp_cpu_warp_op op, unsigned mask, int value,
                       int arg);
+
+/* ---- cpu_range.c ------------------------------------------------------------------------- */
+
+/* The launch_range hook: a generated kernel's range entry in contiguous chunks over the pool. */
+kp_error kp_cpu_launch_range(kp_kernel_desc *kernel, long long n, long long serial_below,
+                             void **args);
 
 /* ---- cpu_stream.c ------------------------------------------------------------------------ */
 

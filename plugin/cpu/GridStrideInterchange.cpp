@@ -1,0 +1,723 @@
+//===- GridStrideInterchange.cpp - grid-stride loops outside the thread loop -*- C++ -*-===//
+//
+// A block-loop entry (CpuBlockEntry.cpp) runs each GPU thread to completion before the
+// next. For a grid-stride kernel
+//
+//   for (int i = grid(1); i < n; i += gridsize(1)) out[i] = x[i] + y[i];
+//
+// that walks the whole array once per thread, a stride apart: at power-of-two strides all
+// of a thread's lines fall into one cache set, and nothing vectorises (19-35x OpenMP). This
+// pass builds instead an entry that runs the worker's threads in groups (at most
+// MaxGroupThreads, whole blocks) as
+//
+//   A: for each thread w: its code before the loop; state[w] = the loop's initial values
+//   B: for k = 0, 1, ...: for each thread w: i = start(w) + k * step; if i < n, one
+//      iteration of w's loop body on state[w]         (until no thread of the group has one)
+//   C: for each thread w: its code after the loop, from state[w]
+//
+// so that the thread loop is innermost: consecutive threads touch consecutive elements, and
+// the loop over them vectorises (ThreadLoopVersioning.cpp takes the `i < n` guard out).
+//
+// Legality. Each GPU thread's own operations stay in program order: A, B in increasing k,
+// then C. Only the interleaving of different threads changes, and GPU threads of a kernel
+// without barriers or warp collectives have no order between them except through atomics
+// with acquire/release semantics, fences and volatile accesses, so any interleaving is one
+// a GPU may run. The pass therefore refuses bodies (and the functions they call) with
+// fences, atomics stronger than monotonic (CUDA's atomics are relaxed), volatile accesses,
+// calls it cannot see into (except math functions and kernplug's atomics), shared memory
+// (a group spans blocks, which would share one copy) and local arrays. The code before the
+// loop is run again in B and C, so it must be pure: no stores, calls or loads other than the
+// thread's indices. Values carried around the loop (a private partial sum) live in per-thread
+// arrays; the induction variable is recomputed as start + k * step, which equals the
+// original's repeated additions when the entry's run-time check holds for every thread of
+// the group: 0 <= start, 0 < step < 2^(w-3), the same step for all, n < 2^(w-3) (w the
+// variable's width). Then no value wraps, `i < n` once false stays false, and a thread
+// runs exactly its own iterations. Where the check fails (huge n) the group runs through the
+// block-loop entry, in the original order.
+//
+//===----------------------------------------------------------------------===//
+#include "cpu/GridStrideInterchange.h"
+#include "DevicePass.h"
+#include "Diagnostics.h"
+#include "KernelMetadata.h"
+#include "Primitives.h"
+#include "cpu/CpuBlockEntry.h"
+#include "cpu/ThreadLoopVersioning.h"
+#include "host/AbiTypes.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/LICM.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+using namespace llvm;
+
+namespace kernplug {
+namespace {
+
+/// Threads per group: the per-thread arrays of carried values are [MaxGroupThreads x T]
+/// on the entry's stack; MaxStates of them at most.
+enum : unsigned { MaxGroupThreads = 2048, MaxStates = 8, MaxInlinedSize = 4000 };
+
+const char *const NoLoop = "it has no loop";
+
+/// C math functions (and their f/l forms): they touch no memory but errno.
+bool isMathFunction(StringRef Name) {
+  static const StringSet<> Names = {
+      "sin",   "cos",   "tan",   "asin",  "acos",     "atan",      "atan2", "sinh",
+      "cosh",  "tanh",  "asinh", "acosh", "atanh",    "exp",       "exp2",  "expm1",
+      "log",   "log2",  "log10", "log1p", "pow",      "sqrt",      "cbrt",  "hypot",
+      "fabs",  "floor", "ceil",  "round", "trunc",    "rint",      "fmod",  "remainder",
+      "fmin",  "fmax",  "fdim",  "fma",   "copysign", "nearbyint", "erf",   "erfc",
+      "tgamma", "lgamma", "ldexp", "scalbn", "logb",  "ilogb",     "lround", "llround",
+      "lrint", "llrint", "sincos"};
+  if (Names.contains(Name))
+    return Name != "sincos"; // writes through its pointers: still fine, but keep it simple
+  if (Name.ends_with("f") || Name.ends_with("l"))
+    return Names.contains(Name.drop_back()) && Name.drop_back() != "sincos";
+  return false;
+}
+
+bool readsThreadLocal(const Value *V, SmallPtrSetImpl<const Value *> &Seen) {
+  if (!Seen.insert(V).second)
+    return false;
+  if (auto *GV = dyn_cast<GlobalVariable>(V))
+    return GV->isThreadLocal();
+  if (auto *CE = dyn_cast<ConstantExpr>(V))
+    for (const Use &Op : CE->operands())
+      if (readsThreadLocal(Op.get(), Seen))
+        return true;
+  return false;
+}
+
+bool strongerThanMonotonic(AtomicOrdering O) {
+  return O != AtomicOrdering::NotAtomic && O != AtomicOrdering::Unordered &&
+         O != AtomicOrdering::Monotonic;
+}
+
+/// Why one instruction orders GPU threads (or touches per-block memory), or "".
+std::string whyOrdering(const Instruction &I) {
+  if (isa<FenceInst>(I))
+    return "it has a fence";
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    if (RMW->isVolatile() || strongerThanMonotonic(RMW->getOrdering()))
+      return "it has an atomic stronger than relaxed";
+  } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+    if (CX->isVolatile() || strongerThanMonotonic(CX->getSuccessOrdering()) ||
+        strongerThanMonotonic(CX->getFailureOrdering()))
+      return "it has an atomic stronger than relaxed";
+  } else if (auto *L = dyn_cast<LoadInst>(&I)) {
+    if (L->isVolatile() || strongerThanMonotonic(L->getOrdering()))
+      return "it has a volatile or ordered load";
+  } else if (auto *S = dyn_cast<StoreInst>(&I)) {
+    if (S->isVolatile() || strongerThanMonotonic(S->getOrdering()))
+      return "it has a volatile or ordered store";
+  } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+    if (MI->isVolatile())
+      return "it has a volatile memory copy";
+  }
+  SmallPtrSet<const Value *, 8> Seen;
+  for (const Use &Op : I.operands())
+    if (readsThreadLocal(Op.get(), Seen))
+      return "it uses shared memory";
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
+    if (Call->isInlineAsm())
+      return "it has inline assembly";
+    const Function *Callee = Call->getCalledFunction();
+    if (!Callee)
+      return "it makes an indirect call";
+    if (Callee->isIntrinsic())
+      return "";
+    if (const Primitive *P = primitiveOf(Callee)) {
+      if (P->Class == PrimitiveClass::Atomic)
+        return "";
+      return ("it calls " + P->ShortName + "()").str();
+    }
+    if (Callee->isDeclaration() && !isMathFunction(Callee->getName()) &&
+        !Callee->doesNotAccessMemory())
+      return ("it calls " + Callee->getName() + ", which the analysis cannot see into").str();
+  }
+  return "";
+}
+
+/// Why F or a function it calls orders GPU threads, or "".
+std::string whyOrderingReached(Function &Root) {
+  SetVector<Function *> Reach;
+  Reach.insert(&Root);
+  for (size_t N = 0; N < Reach.size(); ++N)
+    for (Instruction &I : instructions(*Reach[N])) {
+      std::string Why = whyOrdering(I);
+      if (!Why.empty())
+        return Why;
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (Function *Callee = Call->getCalledFunction(); Callee && !Callee->isDeclaration())
+          Reach.insert(Callee);
+    }
+  return "";
+}
+
+/// The shape the interchange needs, in the simplified copy of the body: code before the
+/// loop (Before), the loop L with its exit test in the header H, code after it.
+struct GridStrideShape {
+  Loop *L = nullptr;
+  BasicBlock *Pre = nullptr, *H = nullptr, *Latch = nullptr, *Exit = nullptr;
+  PHINode *IV = nullptr;
+  Value *Start = nullptr, *Step = nullptr, *Bound = nullptr;
+  bool Signed = false;
+  SmallVector<PHINode *, 4> State; // the header's other phis
+};
+
+bool isIdxLoad(const LoadInst &L, const Argument *Idx) {
+  return L.isSimple() && getUnderlyingObject(L.getPointerOperand()) == Idx;
+}
+
+/// Checks L against the shape; fills S or says why not.
+std::string matchShape(Function &F, Loop *L, GridStrideShape &S) {
+  BasicBlock *H = L->getHeader();
+  S.L = L, S.H = H;
+  S.Latch = L->getLoopLatch();
+  if (!S.Latch)
+    return "its loop has more than one latch";
+  if (L->getExitingBlock() != H || !L->getExitBlock())
+    return "its loop has exits other than its condition (break or return in the loop)";
+  S.Exit = L->getExitBlock();
+  for (BasicBlock *P : predecessors(H))
+    if (!L->contains(P)) {
+      if (S.Pre)
+        return "its loop is entered from more than one place";
+      S.Pre = P;
+    }
+  if (!S.Pre)
+    return "its loop is not entered";
+  if (!S.Exit->getSinglePredecessor())
+    return "the code after its loop is also reached from before it";
+
+  // Blocks after the loop: reachable from the exit, outside the loop.
+  SmallPtrSet<BasicBlock *, 16> After;
+  SmallVector<BasicBlock *, 16> Work{S.Exit};
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (L->contains(BB))
+      return "the code after its loop leads back into it";
+    if (After.insert(BB).second)
+      append_range(Work, successors(BB));
+  }
+  // Blocks before it: the rest, pure, acyclic, leading only to the loop.
+  auto *Idx = F.getArg(F.arg_size() - 1);
+  for (BasicBlock &BB : F) {
+    if (L->contains(&BB) || After.count(&BB))
+      continue;
+    for (BasicBlock *Succ : successors(&BB))
+      if (Succ == H ? &BB != S.Pre : L->contains(Succ) || After.count(Succ))
+        return "the code before its loop has other ways out (an early return)";
+    for (Instruction &I : BB) {
+      // Markers for the optimiser (inlining a helper with restrict parameters adds scope
+      // declarations): no effect on what the thread does.
+      if (isa<DbgInfoIntrinsic>(I) || isa<NoAliasScopeDeclInst>(I) || isa<AssumeInst>(I))
+        continue;
+      if (auto *Ld = dyn_cast<LoadInst>(&I)) {
+        if (!isIdxLoad(*Ld, Idx))
+          return "the code before its loop reads memory";
+        continue;
+      }
+      if (isa<AllocaInst>(I))
+        return "it has a local array";
+      if (I.isTerminator()) {
+        if (!isa<BranchInst>(I) && !isa<SwitchInst>(I))
+          return "the code before its loop does not always reach it";
+        continue;
+      }
+      if (isa<PHINode>(I))
+        continue;
+      auto *Call = dyn_cast<CallBase>(&I);
+      bool PureIntrinsic = Call && isa<IntrinsicInst>(Call) && Call->doesNotAccessMemory() &&
+                           !Call->mayHaveSideEffects();
+      if (Call && !PureIntrinsic) {
+        const Function *Callee = Call->getCalledFunction();
+        return ("the code before its loop calls " +
+                (Callee ? Callee->getName() : StringRef("through a pointer")))
+            .str();
+      }
+      if (I.mayReadOrWriteMemory() || I.mayHaveSideEffects())
+        return "the code before its loop has side effects";
+    }
+  }
+
+  // The header: phis, pure instructions, the exit test.
+  auto *Br = dyn_cast<BranchInst>(H->getTerminator());
+  if (!Br || !Br->isConditional())
+    return "its loop condition is not a branch";
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp || Cmp->getParent() != H)
+    return "its loop condition is not a comparison";
+  for (Instruction &I : *H) {
+    if (isa<PHINode>(I) || I.isTerminator() || isa<DbgInfoIntrinsic>(I))
+      continue;
+    if (I.mayReadOrWriteMemory() || !isSafeToSpeculativelyExecute(&I))
+      return "its loop condition does more than compare";
+    for (User *U : I.users())
+      if (!L->contains(cast<Instruction>(U)))
+        return "a value of its loop condition is used after the loop";
+  }
+  bool ContinueOnTrue = L->contains(Br->getSuccessor(0));
+  ICmpInst::Predicate Pred =
+      ContinueOnTrue ? Cmp->getPredicate() : ICmpInst::getInversePredicate(Cmp->getPredicate());
+  for (unsigned Side = 0; Side < 2 && !S.IV; ++Side) {
+    Value *V = Cmp->getOperand(Side);
+    if (auto *Cast = dyn_cast<CastInst>(V);
+        Cast && (isa<SExtInst>(Cast) || isa<ZExtInst>(Cast)) && Cast->getParent() == H)
+      V = Cast->getOperand(0);
+    auto *Phi = dyn_cast<PHINode>(V);
+    if (!Phi || Phi->getParent() != H || !Phi->getType()->isIntegerTy())
+      continue;
+    auto *Next = dyn_cast<BinaryOperator>(Phi->getIncomingValueForBlock(S.Latch));
+    if (!Next || Next->getOpcode() != Instruction::Add)
+      continue;
+    Value *Step = Next->getOperand(0) == Phi ? Next->getOperand(1)
+                  : Next->getOperand(1) == Phi ? Next->getOperand(0)
+                                                 : nullptr;
+    Value *Bound = Cmp->getOperand(1 - Side);
+    if (!Step || !L->isLoopInvariant(Step) || !L->isLoopInvariant(Bound))
+      continue;
+    S.IV = Phi, S.Step = Step, S.Bound = Bound;
+    S.Start = Phi->getIncomingValueForBlock(S.Pre);
+    if (Side == 1)
+      Pred = ICmpInst::getSwappedPredicate(Pred);
+  }
+  if (!S.IV)
+    return "its loop is not `for (i = start; i < n; i += step)` with n and step fixed";
+  if (Pred != ICmpInst::ICMP_SLT && Pred != ICmpInst::ICMP_ULT && Pred != ICmpInst::ICMP_SLE &&
+      Pred != ICmpInst::ICMP_ULE)
+    return "its loop condition is not i < n or i <= n";
+  S.Signed = ICmpInst::isSigned(Pred);
+  if (S.IV->getType()->getIntegerBitWidth() < 16)
+    return "its loop counter is narrower than 16 bits";
+  for (User *U : S.IV->users())
+    if (!L->contains(cast<Instruction>(U)))
+      return "its loop counter is used after the loop";
+  for (PHINode &Phi : H->phis())
+    if (&Phi != S.IV) {
+      if (!Phi.getType()->isFirstClassType() || Phi.getType()->isTokenTy())
+        return "a value carried around its loop has no memory form";
+      S.State.push_back(&Phi);
+    }
+  if (S.State.size() > MaxStates)
+    return "its loop carries more than 8 values";
+  return "";
+}
+
+/// Inlines the calls of F to defined functions, then promotes its locals: the form in which
+/// the loop is matched and from which the phases are cloned.
+bool simplifyBody(Function &F, FunctionAnalysisManager &FAM) {
+  for (unsigned Round = 0; Round < 4; ++Round) {
+    SmallVector<CallBase *, 8> Calls;
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (Function *Callee = Call->getCalledFunction();
+            Callee && !Callee->isDeclaration() && Callee != &F && !Callee->isVarArg())
+          Calls.push_back(Call);
+    if (Calls.empty())
+      break;
+    for (CallBase *Call : Calls) {
+      InlineFunctionInfo IFI;
+      InlineFunction(*Call, IFI);
+    }
+    if (F.getInstructionCount() > MaxInlinedSize)
+      return false;
+  }
+  FunctionPassManager FPM;
+  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  FPM.addPass(EarlyCSEPass());
+  FPM.addPass(SimplifyCFGPass());
+  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  FPM.addPass(InstCombinePass()); // the pieces of blockIdx (a struct) SROA leaves
+  // gridsize(1) in `i += gridsize(1)` reads the indices in the loop: out with it, so that
+  // the step is seen to be fixed.
+  FPM.addPass(createFunctionToLoopPassAdaptor(LICMPass(LICMOptions()), /*UseMemorySSA=*/true));
+  FPM.addPass(EarlyCSEPass());
+  FPM.run(F, FAM);
+  FAM.invalidate(F, PreservedAnalyses::none());
+  return true;
+}
+
+enum class Phase { Init, Step, Finish };
+
+/// A clone of the simplified body for one phase: void(<body's params>, ptr state..., i32 w,
+/// i64 k, ptr out). Init stores the loop's initial values into state[w] and the step (0 when
+/// the run-time check fails) into *(i64 *)out; Step runs iteration k of thread w (*(i8 *)out
+/// = whether it had one); Finish runs the code after the loop from state[w].
+Function *clonePhase(Function &Work, const GridStrideShape &S, Phase P, const Twine &Name) {
+  LLVMContext &C = Work.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
+  SmallVector<Type *, 16> Params(Work.getFunctionType()->params());
+  unsigned FirstState = Params.size();
+  Params.append(S.State.size(), Ptr);
+  Params.append({I32, I64, Ptr});
+  Function *NF = Function::Create(FunctionType::get(Type::getVoidTy(C), Params, false),
+                                  GlobalValue::InternalLinkage, Name, Work.getParent());
+  ValueToValueMapTy VMap;
+  for (Argument &A : Work.args())
+    VMap[&A] = NF->getArg(A.getArgNo());
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(NF, &Work, VMap, CloneFunctionChangeType::LocalChangesOnly, Returns);
+  NF->removeFnAttr(Attribute::NoInline);
+  NF->addFnAttr(Attribute::AlwaysInline);
+  auto Map = [&](Value *V) -> Value * {
+    auto It = VMap.find(V);
+    return It == VMap.end() ? V : static_cast<Value *>(It->second);
+  };
+  auto *H = cast<BasicBlock>(Map(S.H)), *Pre = cast<BasicBlock>(Map(S.Pre));
+  auto *Latch = cast<BasicBlock>(Map(S.Latch)), *Exit = cast<BasicBlock>(Map(S.Exit));
+  auto *IV = cast<PHINode>(Map(S.IV));
+  Value *W = NF->getArg(FirstState + S.State.size());
+  Value *K = NF->getArg(FirstState + S.State.size() + 1);
+  Value *Out = NF->getArg(FirstState + S.State.size() + 2);
+  auto Slot = [&](IRBuilder<> &B, unsigned J) {
+    return B.CreateInBoundsGEP(S.State[J]->getType(), NF->getArg(FirstState + J), W);
+  };
+  auto *Phase = BasicBlock::Create(C, "gs.phase", NF);
+  Pre->getTerminator()->replaceSuccessorWith(H, Phase);
+  IRBuilder<> B(Phase);
+  Value *Start = Map(S.Start), *Step = Map(S.Step);
+
+  if (P == Phase::Init) {
+    for (unsigned J = 0; J < S.State.size(); ++J)
+      B.CreateStore(cast<PHINode>(Map(S.State[J]))->getIncomingValueForBlock(Pre), Slot(B, J));
+    auto *Ty = cast<IntegerType>(IV->getType());
+    unsigned Width = Ty->getBitWidth();
+    Value *Limit = ConstantInt::get(Ty, APInt::getOneBitSet(Width, Width - 3));
+    Value *Bound = Map(S.Bound);
+    auto *BoundTy = cast<IntegerType>(Bound->getType());
+    Value *BoundLimit =
+        ConstantInt::get(BoundTy, APInt::getOneBitSet(BoundTy->getBitWidth(), Width - 3));
+    Value *Ok = B.CreateAnd(B.CreateICmpULT(Start, Limit), B.CreateICmpULT(Step, Limit));
+    Ok = B.CreateAnd(Ok, B.CreateICmpNE(Step, ConstantInt::get(Ty, 0)));
+    Ok = B.CreateAnd(Ok, S.Signed ? B.CreateICmpSLT(Bound, BoundLimit)
+                                  : B.CreateICmpULT(Bound, BoundLimit));
+    B.CreateStore(B.CreateSelect(Ok, B.CreateZExt(Step, I64), B.getInt64(0)), Out);
+    B.CreateRetVoid();
+  } else if (P == Phase::Step) {
+    // The run-time check bounds every value below 2^(w-1): no wrap either way.
+    Value *KW = B.CreateTrunc(K, IV->getType());
+    Value *I = B.CreateAdd(Start, B.CreateMul(KW, Step, "", true, true), "gs.i", true, true);
+    SmallVector<Value *, 4> Loaded;
+    for (unsigned J = 0; J < S.State.size(); ++J)
+      Loaded.push_back(B.CreateLoad(S.State[J]->getType(), Slot(B, J)));
+    B.CreateBr(H);
+    auto *Next = BasicBlock::Create(C, "gs.next", NF);
+    IRBuilder<> BN(Next);
+    for (unsigned J = 0; J < S.State.size(); ++J)
+      BN.CreateStore(cast<PHINode>(Map(S.State[J]))->getIncomingValueForBlock(Latch),
+                     Slot(BN, J));
+    BN.CreateStore(BN.getInt8(1), Out);
+    BN.CreateRetVoid();
+    auto *Done = BasicBlock::Create(C, "gs.done", NF);
+    IRBuilder<> BD(Done);
+    BD.CreateStore(BD.getInt8(0), Out);
+    BD.CreateRetVoid();
+    Latch->getTerminator()->replaceSuccessorWith(H, Next);
+    H->getTerminator()->replaceSuccessorWith(Exit, Done);
+    IV->replaceAllUsesWith(I);
+    IV->eraseFromParent();
+    for (unsigned J = 0; J < S.State.size(); ++J) {
+      auto *Phi = cast<PHINode>(Map(S.State[J]));
+      Phi->replaceAllUsesWith(Loaded[J]);
+      Phi->eraseFromParent();
+    }
+  } else {
+    SmallVector<Value *, 4> Loaded;
+    for (unsigned J = 0; J < S.State.size(); ++J)
+      Loaded.push_back(B.CreateLoad(S.State[J]->getType(), Slot(B, J)));
+    B.CreateBr(Exit);
+    for (PHINode &Phi : Exit->phis())
+      Phi.replaceIncomingBlockWith(H, Phase);
+    H->getTerminator()->eraseFromParent();
+    new UnreachableInst(C, H);
+    IV->replaceAllUsesWith(PoisonValue::get(IV->getType()));
+    IV->eraseFromParent();
+    for (unsigned J = 0; J < S.State.size(); ++J) {
+      auto *Phi = cast<PHINode>(Map(S.State[J]));
+      Phi->replaceAllUsesWith(Loaded[J]);
+      Phi->eraseFromParent();
+    }
+  }
+  removeUnreachableBlocks(*NF);
+  return NF;
+}
+
+/// A block entry for one phase: over the range's blocks and threads (w counting from 0),
+/// calls the phase. Init returns whether every thread passed the check with one step, Step
+/// whether any thread had an iteration.
+Function *emitPhaseEntry(const KernelEntry &K, Function &Work, Function *PhaseFn,
+                         const GridStrideShape &S, Phase P, const std::string &Name) {
+  LLVMContext &C = Work.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I1 = Type::getInt1Ty(C), *I64 = Type::getInt64Ty(C);
+  SmallVector<Type *, 10> Extra(S.State.size(), Ptr);
+  Extra.push_back(I64);
+  IRBuilder<> B(C);
+  BlockEntryFrame Fr =
+      beginBlockEntry(K.Fn, &Work, Name, B, Extra, P == Phase::Finish ? nullptr : I1);
+  Function *F = Fr.F;
+  F->removeFnAttr(Attribute::NoInline);
+  F->addFnAttr(Attribute::AlwaysInline);
+  Value *WSlot = B.CreateAlloca(B.getInt32Ty(), nullptr, "gs.w");
+  B.CreateStore(B.getInt32(0), WSlot);
+  Value *Out = B.CreateAlloca(I64, nullptr, "gs.out");
+  Value *AllOk = B.CreateAlloca(I1, nullptr, "gs.ok"), *Min = B.CreateAlloca(I64),
+        *Max = B.CreateAlloca(I64);
+  B.CreateStore(P == Phase::Init ? B.getTrue() : B.getFalse(), AllOk);
+  B.CreateStore(B.getInt64(~0ull), Min);
+  B.CreateStore(B.getInt64(0), Max);
+  BlockRunLoop Blocks = openBlockRunLoop(B, Fr);
+  ThreadLoopNest Nest = openThreadLoops(B, Fr);
+  SmallVector<Value *, 16> Args(Fr.Args.begin(), Fr.Args.end());
+  Args.push_back(Fr.Idx);
+  for (unsigned J = 0; J < S.State.size(); ++J)
+    Args.push_back(F->getArg(2 + J));
+  Value *W = B.CreateLoad(B.getInt32Ty(), WSlot);
+  Args.push_back(W);
+  Args.push_back(F->getArg(2 + S.State.size()));
+  Args.push_back(Out);
+  CallInst *Call = B.CreateCall(PhaseFn, Args);
+  useCalleeABI(PhaseFn, Call);
+  B.CreateStore(B.CreateAdd(W, B.getInt32(1)), WSlot);
+  if (P == Phase::Init) {
+    Value *R = B.CreateLoad(I64, Out);
+    B.CreateStore(B.CreateAnd(B.CreateLoad(I1, AllOk), B.CreateICmpNE(R, B.getInt64(0))),
+                  AllOk);
+    B.CreateStore(B.CreateBinaryIntrinsic(Intrinsic::umin, B.CreateLoad(I64, Min), R), Min);
+    B.CreateStore(B.CreateBinaryIntrinsic(Intrinsic::umax, B.CreateLoad(I64, Max), R), Max);
+  } else if (P == Phase::Step) {
+    Value *R = B.CreateLoad(B.getInt8Ty(), Out);
+    B.CreateStore(B.CreateOr(B.CreateLoad(I1, AllOk), B.CreateICmpNE(R, B.getInt8(0))),
+                  AllOk);
+  }
+  closeThreadLoops(B, Nest);
+  closeBlockRunLoop(B, Blocks);
+  if (P == Phase::Init)
+    B.CreateRet(B.CreateAnd(B.CreateLoad(I1, AllOk),
+                            B.CreateICmpEQ(B.CreateLoad(I64, Min), B.CreateLoad(I64, Max))));
+  else if (P == Phase::Step)
+    B.CreateRet(B.CreateLoad(I1, AllOk));
+  else
+    B.CreateRetVoid();
+  return F;
+}
+
+/// The new <k>.kp.cpu_block: the range's blocks in groups of at most MaxGroupThreads threads,
+/// each through the three phases, or through Fallback (the block-loop entry) when the
+/// group fails the run-time check.
+Function *emitInterchangedEntry(const KernelEntry &K, const GridStrideShape &S, Function *Init,
+                                Function *Step, Function *Finish, Function *Fallback) {
+  Module &M = *K.Fn->getParent();
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
+  Function *F = Function::Create(FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false),
+                                 GlobalValue::InternalLinkage,
+                                 K.Name + ".kp.cpu_block.gridstride", M);
+  for (Attribute A : K.Fn->getAttributes().getFnAttrs())
+    if (A.isStringAttribute())
+      F->addFnAttr(A);
+  F->addFnAttr(Attribute::NoUnwind);
+  F->addFnAttr(BlockEntryAttr);
+  F->addFnAttr(Attribute::NoInline);
+  Value *Args = F->getArg(0), *Range = F->getArg(1);
+  Args->setName("args");
+  Range->setName("range");
+  using R = kp_cpu_thread_range_field;
+  StructType *RangeTy = threadRangeType(C);
+  auto *Entry = BasicBlock::Create(C, "entry", F);
+  auto *Loop = BasicBlock::Create(C, "groups", F), *Body = BasicBlock::Create(C, "group", F);
+  auto *Ret = BasicBlock::Create(C, "done", F), *Slow = BasicBlock::Create(C, "in_order", F);
+  auto *Iter = BasicBlock::Create(C, "strides", F), *Fin = BasicBlock::Create(C, "finish", F);
+  auto *Next = BasicBlock::Create(C, "next_group", F);
+  IRBuilder<> B(Entry);
+  SmallVector<Value *, 8> States;
+  for (PHINode *Phi : S.State)
+    States.push_back(B.CreateAlloca(ArrayType::get(Phi->getType(), MaxGroupThreads), nullptr,
+                                    "gs.state"));
+  Value *Sub = B.CreateAlloca(RangeTy, nullptr, "gs.range");
+  Value *Threads = B.getInt32(1);
+  for (unsigned D = 0; D < 3; ++D) {
+    Value *Begin = B.CreateLoad(I32, threadRangeElement(B, Range, R::begin, D));
+    Value *End = B.CreateLoad(I32, threadRangeElement(B, Range, R::end, D));
+    B.CreateStore(Begin, threadRangeElement(B, Sub, R::begin, D));
+    B.CreateStore(End, threadRangeElement(B, Sub, R::end, D));
+    Value *N = B.CreateSelect(B.CreateICmpULT(Begin, End), B.CreateSub(End, Begin), B.getInt32(0));
+    Threads = B.CreateMul(Threads, N);
+  }
+  auto NumBlocksField = [&](Value *Rg) {
+    return B.CreateInBoundsGEP(RangeTy, Rg, {B.getInt32(0), B.getInt32(R::num_blocks)});
+  };
+  Value *NumBlocks = B.CreateLoad(I32, NumBlocksField(Range));
+  Value *Empty = B.CreateOr(B.CreateICmpEQ(Threads, B.getInt32(0)),
+                            B.CreateICmpEQ(NumBlocks, B.getInt32(0)));
+  Value *PerGroup = B.CreateBinaryIntrinsic(
+      Intrinsic::umax, B.getInt32(1),
+      B.CreateUDiv(B.getInt32(MaxGroupThreads),
+                   B.CreateBinaryIntrinsic(Intrinsic::umax, Threads, B.getInt32(1))));
+  Value *GX = B.CreateZExt(readIndexSlot(B, SlotNctaid), I64);
+  Value *GY = B.CreateZExt(readIndexSlot(B, SlotNctaid + 1), I64);
+  Value *First[3];
+  for (unsigned D = 0; D < 3; ++D)
+    First[D] = B.CreateZExt(B.CreateLoad(I32, threadRangeElement(B, Range, R::block, D)), I64);
+  Value *Linear0 = B.CreateAdd(First[0], B.CreateMul(GX, B.CreateAdd(First[1],
+                                                                     B.CreateMul(GY, First[2]))));
+  B.CreateCondBr(Empty, Ret, Loop);
+
+  B.SetInsertPoint(Loop);
+  PHINode *Done = B.CreatePHI(I32, 2, "blocks_done");
+  Done->addIncoming(B.getInt32(0), Entry);
+  B.CreateCondBr(B.CreateICmpULT(Done, NumBlocks), Body, Ret);
+
+  B.SetInsertPoint(Body);
+  Value *Count = B.CreateBinaryIntrinsic(Intrinsic::umin, PerGroup, B.CreateSub(NumBlocks, Done));
+  Value *Lin = B.CreateAdd(Linear0, B.CreateZExt(Done, I64));
+  Value *Q = B.CreateUDiv(Lin, GX);
+  Value *Block[3] = {B.CreateURem(Lin, GX), B.CreateURem(Q, GY), B.CreateUDiv(Q, GY)};
+  for (unsigned D = 0; D < 3; ++D)
+    B.CreateStore(B.CreateTrunc(Block[D], I32), threadRangeElement(B, Sub, R::block, D));
+  B.CreateStore(Count, NumBlocksField(Sub));
+  SmallVector<Value *, 12> PhaseArgs{Args, Sub};
+  append_range(PhaseArgs, States);
+  SmallVector<Value *, 12> InitArgs(PhaseArgs.begin(), PhaseArgs.end());
+  InitArgs.push_back(B.getInt64(0));
+  Value *Ok = B.CreateCall(Init, InitArgs);
+  B.CreateCondBr(Ok, Iter, Slow);
+
+  B.SetInsertPoint(Slow);
+  B.CreateCall(Fallback, {Args, Sub});
+  B.CreateBr(Next);
+
+  B.SetInsertPoint(Iter);
+  PHINode *K64 = B.CreatePHI(I64, 2, "k");
+  K64->addIncoming(B.getInt64(0), Body);
+  SmallVector<Value *, 12> StepArgs(PhaseArgs.begin(), PhaseArgs.end());
+  StepArgs.push_back(K64);
+  Value *Any = B.CreateCall(Step, StepArgs);
+  K64->addIncoming(B.CreateAdd(K64, B.getInt64(1), "", true, true), Iter);
+  B.CreateCondBr(Any, Iter, Fin);
+
+  B.SetInsertPoint(Fin);
+  SmallVector<Value *, 12> FinArgs(PhaseArgs.begin(), PhaseArgs.end());
+  FinArgs.push_back(B.getInt64(0));
+  B.CreateCall(Finish, FinArgs);
+  B.CreateBr(Next);
+
+  B.SetInsertPoint(Next);
+  Done->addIncoming(B.CreateAdd(Done, Count), Next);
+  B.CreateBr(Loop);
+
+  B.SetInsertPoint(Ret);
+  B.CreateRetVoid();
+  return F;
+}
+
+/// The indexed body the block-loop entry calls (CpuBlockEntry.cpp), or null.
+Function *bodyCalledBy(Function &BlockEntry) {
+  for (Instruction &I : instructions(BlockEntry))
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      if (Function *Callee = Call->getCalledFunction(); Callee && !Callee->isDeclaration())
+        return Callee;
+  return nullptr;
+}
+
+/// Builds the interchanged entry of K, or says why not.
+std::string interchange(KernelEntry &K, FunctionAnalysisManager &FAM) {
+  if (K.Fn->hasOptNone())
+    return NoLoop; // -O0: nothing is optimised, and nothing said
+  Function *Body = bodyCalledBy(*K.CpuBlockEntry);
+  if (!Body || !Body->getReturnType()->isVoidTy())
+    return "its block entry has no body to analyse";
+  ValueToValueMapTy VMap;
+  Function *Work = CloneFunction(Body, VMap);
+  Work->setName(K.Name + ".kp.gridstride.body");
+  auto Fail = [&](const std::string &Why) {
+    FAM.clear(*Work, Work->getName());
+    Work->eraseFromParent();
+    return Why;
+  };
+  // The index array always exists: its reads may move out of the loop (gridsize(1)).
+  unsigned IdxArg = Work->arg_size() - 1;
+  Work->addParamAttr(IdxArg, Attribute::getWithDereferenceableBytes(
+                                 Work->getContext(), NumSlots * sizeof(uint32_t)));
+  Work->addParamAttr(IdxArg, Attribute::getWithAlignment(Work->getContext(), Align(4)));
+  if (!simplifyBody(*Work, FAM))
+    return Fail("its body is too large once its calls are inlined");
+  std::string Why = whyOrderingReached(*Work);
+  if (!Why.empty())
+    return Fail(Why);
+  for (Instruction &I : instructions(*Work))
+    if (isa<AllocaInst>(I))
+      return Fail("it has a local array");
+  LoopInfo &LI = FAM.getResult<LoopAnalysis>(*Work);
+  GridStrideShape S;
+  Why = NoLoop;
+  for (Loop *L : LI) {
+    GridStrideShape Try;
+    std::string WhyNot = matchShape(*Work, L, Try);
+    if (WhyNot.empty()) {
+      S = Try, Why.clear();
+      break;
+    }
+    if (Why == NoLoop)
+      Why = WhyNot;
+  }
+  if (!Why.empty())
+    return Fail(Why);
+  std::string Base = K.Name + ".kp.gridstride";
+  Function *InitFn = clonePhase(*Work, S, Phase::Init, Base + ".init");
+  Function *StepFn = clonePhase(*Work, S, Phase::Step, Base + ".step");
+  Function *FinishFn = clonePhase(*Work, S, Phase::Finish, Base + ".finish");
+  Function *InitEntry = emitPhaseEntry(K, *Work, InitFn, S, Phase::Init, Base + ".init");
+  Function *StepEntry = emitPhaseEntry(K, *Work, StepFn, S, Phase::Step, Base + ".step");
+  Function *FinishEntry =
+      emitPhaseEntry(K, *Work, FinishFn, S, Phase::Finish, Base + ".finish");
+  K.CpuBlockEntry =
+      emitInterchangedEntry(K, S, InitEntry, StepEntry, FinishEntry, K.CpuBlockEntry);
+  FAM.clear(*Work, Work->getName());
+  Work->eraseFromParent();
+  return "";
+}
+
+} // namespace
+
+PreservedAnalyses GridStrideInterchangePass::run(Module &M, ModuleAnalysisManager &MAM) {
+  std::vector<KernelEntry> Kernels = readKernelEntries(M);
+  FunctionAnalysisManager &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  bool Changed = false;
+  for (KernelEntry &K : Kernels) {
+    if (K.CpuEntry != CpuEntryKind::BlockLoop || !K.CpuBlockEntry)
+      continue;
+    std::string Why = interchange(K, FAM);
+    if (Why.empty()) {
+      Changed = true;
+      remark(*K.HostFn, "GridStride",
+             "kernel '" + K.Name +
+                 "': CPU entry = grid-stride loop interchanged (threads innermost)");
+    } else if (Why != NoLoop) { // the CpuEntry remark has said it all
+      remark(*K.HostFn, "GridStride",
+             "kernel '" + K.Name + "': CPU entry = block loop (no grid-stride interchange: " +
+                 Why + ")");
+    }
+  }
+  if (!Changed)
+    return PreservedAnalyses::all();
+  writeKernelEntries(M, Kernels);
+  return PreservedAnalyses::none();
+}
+
+} // namespace kernplug

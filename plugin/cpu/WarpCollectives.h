@@ -1,0 +1,63 @@
+//===- WarpCollectives.h - warp collectives in a split kernel ----*- C++ -*-===//
+//
+// kernplug-barrier-fission splits a kernel with warp collectives (shuffles, votes,
+// syncwarp, activemask) at each of them as well as at its barriers, and runs the regions
+// warp by warp, each a loop over one warp's lanes (BarrierFission.cpp). This file turns each
+// collective into what the split needs: before it, every lane stores its operands into
+// locals (per-thread arrays once split); after it, a stand-in call reads them back, and the
+// region after the collective computes the stand-in's result per lane from the warp's
+// stored values, with the runtime's rules (runtime/backend/cpu/cpu_block.c): a lane outside
+// the warp or the mask yields the lane's own value.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KERNPLUG_PLUGIN_CPU_WARPCOLLECTIVES_H
+#define KERNPLUG_PLUGIN_CPU_WARPCOLLECTIVES_H
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/IRBuilder.h"
+
+namespace llvm {
+class AllocaInst;
+class CallInst;
+class Function;
+class Instruction;
+} // namespace llvm
+
+namespace kernplug {
+
+/// A call of a warp collective primitive (the split point it becomes).
+bool isWarpCollectiveCall(const llvm::Instruction &I);
+
+/// Rewrites each warp collective call of F (an indexed clone, its callees inlined): its
+/// operands stored into new entry-block allocas before it, the call left in place with its
+/// result unused, and a stand-in right after it taking the result's uses. Returns the
+/// stand-ins in StandIns.
+void lowerWarpCollectives(llvm::Function &F, llvm::SmallPtrSetImpl<llvm::Instruction *> &StandIns);
+
+/// The warp a region's lane loop runs: its first lane's linear id in the block, the number
+/// of lanes it has (32, or fewer in a block's last warp) and a [32 x i32] scratch array.
+struct WarpFrame {
+  llvm::Value *FirstLinear; // i64
+  llvm::Value *Lanes;       // i32
+  llvm::AllocaInst *Snapshot;
+};
+
+/// Where the split kernel keeps a local of the clone: Home(A) is the per-thread array
+/// (indexed by linear id) of alloca A, Own(A) the running lane's element.
+struct WarpSlots {
+  llvm::function_ref<llvm::Value *(llvm::Value *)> Home, Own;
+};
+
+/// Before the lane loop of the region StandIn starts: what every lane's result needs from
+/// the others, read while no lane of the warp can have overwritten its operands (the
+/// shuffled values copied into the snapshot, or the warp's ballot). May return nullptr.
+llvm::Value *emitWarpPrologue(llvm::CallInst *StandIn, llvm::IRBuilder<> &B, const WarpFrame &W,
+                              const WarpSlots &S);
+
+/// In the lane loop: StandIn's result for lane Lane (i32), given the prologue's value.
+llvm::Value *emitWarpLaneResult(llvm::CallInst *StandIn, llvm::IRBuilder<> &B, const WarpFrame &W,
+                                const WarpSlots &S, llvm::Value *Prologue, llvm::Value *Lane);
+
+} // namespace kernplug
+
+#endif

@@ -1,0 +1,198 @@
+; kernplug-grid-stride-interchange: a block-loop kernel whose body is a grid-stride loop gets a
+; new <k>.kp.cpu_block that runs the loop's iterations outside the loops over the threads
+; (init, step k, finish: phases over the worker's blocks and threads), with the partial sum
+; carried in a per-thread array and the block-loop entry as the fallback of groups that fail
+; the run-time check; the entry goes into its !kernplug.kernels entry. Kernels with a fence,
+; an ordered atomic, a volatile access, an early return before the loop, or no loop keep the
+; block-loop entry, and a remark says why (nothing is said of kernels without a loop).
+; RUN: %opt -load-pass-plugin %kernplug_passes -passes=kernplug-cpu-block-entry,kernplug-grid-stride-interchange -pass-remarks=kernplug -S %s 2>%t.err | FileCheck %s
+; RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
+
+; REMARK: kernel 'sum': CPU entry = grid-stride loop interchanged (threads innermost)
+; REMARK: kernel 'fenced': CPU entry = block loop (no grid-stride interchange: it has a fence)
+; REMARK: kernel 'ordered': CPU entry = block loop (no grid-stride interchange: it has an atomic stronger than relaxed)
+; REMARK: kernel 'vol': CPU entry = block loop (no grid-stride interchange: it has a volatile or ordered store)
+; REMARK: kernel 'early': CPU entry = block loop (no grid-stride interchange: the code before its loop has other ways out (an early return))
+; REMARK-NOT: kernel 'flat'
+; REMARK: kernel 'neq': CPU entry = block loop (no grid-stride interchange: its loop condition is not i < n or i <= n)
+
+; The init phase stores the initial partial sum and checks start, step and n.
+; CHECK-LABEL: define internal void @sum.kp.gridstride.init(
+; CHECK: gs.phase:
+; CHECK: store float 0.000000e+00, ptr
+; CHECK: icmp ult i32 %start, 536870912
+; CHECK: icmp slt i32 %{{[0-9]+}}, 536870912
+; CHECK-NOT: atomicrmw
+; CHECK: ret void
+; The step phase: i = start + k * step, the carried sum loaded and stored back.
+; CHECK-LABEL: define internal void @sum.kp.gridstride.step(
+; CHECK: icmp slt i32 %gs.i, %{{[0-9]+}}
+; CHECK: fadd float %[[SUM:[0-9]+]], %v
+; CHECK: gs.phase:
+; CHECK: trunc i64 %{{.*}} to i32
+; CHECK: mul nuw nsw i32
+; CHECK: %gs.i = add nuw nsw i32 %start
+; CHECK: %[[SUM]] = load float, ptr
+; CHECK: gs.next:
+; CHECK: store float %sum.next
+; CHECK: store i8 1
+; CHECK: gs.done:
+; CHECK: store i8 0
+; CHECK-NOT: atomicrmw
+; The finish phase: the code after the loop, from the carried sum.
+; CHECK-LABEL: define internal void @sum.kp.gridstride.finish(
+; CHECK: atomicrmw fadd ptr %{{[0-9]+}}, float %[[S:[0-9]+]] monotonic
+; CHECK: gs.phase:
+; CHECK: %[[S]] = load float, ptr
+; CHECK: define internal void @sum.kp.cpu_block.gridstride(ptr %args, ptr %range) #[[BLOCK:[0-9]+]]
+; CHECK: alloca [2048 x float]
+; CHECK: call i1 @sum.kp.gridstride.init.kp.cpu_block(
+; CHECK: in_order:
+; CHECK: call void @sum.kp.cpu_block(ptr %args, ptr %gs.range)
+; CHECK: strides:
+; CHECK: call i1 @sum.kp.gridstride.step.kp.cpu_block(
+; CHECK: finish:
+; CHECK: call void @sum.kp.gridstride.finish.kp.cpu_block(
+; CHECK: attributes #[[BLOCK]] = { noinline nounwind "kernplug-block-entry" }
+; CHECK: !{!"sum", ptr @sum, ptr @sum, i1 false, !"", i64 0, !"in.c", i32 2, !{{[0-9]+}}, i32 1, !"", ptr @sum.kp.cpu_block.gridstride, ptr @sum.kp.cpu}
+; CHECK: !{!"fenced", {{.*}}, ptr @fenced.kp.cpu_block, ptr @fenced.kp.cpu}
+
+define void @sum(ptr %x, ptr %out, i32 %n) {
+entry:
+  %tid = call i32 @kp_dev_tid_x()
+  %ctaid = call i32 @kp_dev_ctaid_x()
+  %ntid = call i32 @kp_dev_ntid_x()
+  %nctaid = call i32 @kp_dev_nctaid_x()
+  %b = mul i32 %ctaid, %ntid
+  %start = add i32 %b, %tid
+  %step = mul i32 %nctaid, %ntid
+  br label %cond
+cond:
+  %i = phi i32 [ %start, %entry ], [ %i.next, %body ]
+  %sum = phi float [ 0.0, %entry ], [ %sum.next, %body ]
+  %c = icmp slt i32 %i, %n
+  br i1 %c, label %body, label %end
+body:
+  %ix = sext i32 %i to i64
+  %p = getelementptr inbounds float, ptr %x, i64 %ix
+  %v = load float, ptr %p, align 4
+  %sum.next = fadd float %sum, %v
+  %i.next = add nsw i32 %i, %step
+  br label %cond
+end:
+  %old = atomicrmw fadd ptr %out, float %sum monotonic
+  ret void
+}
+
+define void @fenced(ptr %x, i32 %n) {
+entry:
+  %start = call i32 @kp_dev_tid_x()
+  %step = call i32 @kp_dev_ntid_x()
+  br label %cond
+cond:
+  %i = phi i32 [ %start, %entry ], [ %i.next, %body ]
+  %c = icmp slt i32 %i, %n
+  br i1 %c, label %body, label %end
+body:
+  %ix = sext i32 %i to i64
+  %p = getelementptr inbounds float, ptr %x, i64 %ix
+  store float 1.0, ptr %p, align 4
+  fence release
+  %i.next = add nsw i32 %i, %step
+  br label %cond
+end:
+  ret void
+}
+
+define void @ordered(ptr %x, i32 %n) {
+entry:
+  %start = call i32 @kp_dev_tid_x()
+  %step = call i32 @kp_dev_ntid_x()
+  br label %cond
+cond:
+  %i = phi i32 [ %start, %entry ], [ %i.next, %body ]
+  %c = icmp slt i32 %i, %n
+  br i1 %c, label %body, label %end
+body:
+  %o = atomicrmw add ptr %x, i32 1 seq_cst
+  %i.next = add nsw i32 %i, %step
+  br label %cond
+end:
+  ret void
+}
+
+define void @vol(ptr %x, i32 %n) {
+entry:
+  %start = call i32 @kp_dev_tid_x()
+  %step = call i32 @kp_dev_ntid_x()
+  br label %cond
+cond:
+  %i = phi i32 [ %start, %entry ], [ %i.next, %body ]
+  %c = icmp slt i32 %i, %n
+  br i1 %c, label %body, label %end
+body:
+  store volatile i32 %i, ptr %x, align 4
+  %i.next = add nsw i32 %i, %step
+  br label %cond
+end:
+  ret void
+}
+
+define void @early(ptr %x, i32 %n) {
+entry:
+  %start = call i32 @kp_dev_tid_x()
+  %step = call i32 @kp_dev_ntid_x()
+  %none = icmp slt i32 %n, 1
+  br i1 %none, label %end, label %cond
+cond:
+  %i = phi i32 [ %start, %entry ], [ %i.next, %body ]
+  %c = icmp slt i32 %i, %n
+  br i1 %c, label %body, label %end
+body:
+  %ix = sext i32 %i to i64
+  %p = getelementptr inbounds i32, ptr %x, i64 %ix
+  store i32 %i, ptr %p, align 4
+  %i.next = add nsw i32 %i, %step
+  br label %cond
+end:
+  ret void
+}
+
+define void @flat(ptr %x) {
+  %t = call i32 @kp_dev_tid_x()
+  store i32 %t, ptr %x, align 4
+  ret void
+}
+
+define void @neq(ptr %x, i32 %n) {
+entry:
+  %start = call i32 @kp_dev_tid_x()
+  %step = call i32 @kp_dev_ntid_x()
+  br label %cond
+cond:
+  %i = phi i32 [ %start, %entry ], [ %i.next, %body ]
+  %c = icmp ne i32 %i, %n
+  br i1 %c, label %body, label %end
+body:
+  %ix = sext i32 %i to i64
+  %p = getelementptr inbounds i32, ptr %x, i64 %ix
+  store i32 %i, ptr %p, align 4
+  %i.next = add nsw i32 %i, %step
+  br label %cond
+end:
+  ret void
+}
+
+declare i32 @kp_dev_tid_x() nounwind willreturn memory(none)
+declare i32 @kp_dev_ctaid_x() nounwind willreturn memory(none)
+declare i32 @kp_dev_ntid_x() nounwind willreturn memory(none)
+declare i32 @kp_dev_nctaid_x() nounwind willreturn memory(none)
+
+!kernplug.kernels = !{!0, !1, !2, !3, !4, !5, !6}
+!0 = !{!"sum", ptr @sum, ptr @sum, i1 false, !"", i64 0, !"in.c", i32 2, !{}, i32 1, !""}
+!1 = !{!"fenced", ptr @fenced, ptr @fenced, i1 false, !"", i64 0, !"in.c", i32 3, !{}, i32 1, !""}
+!2 = !{!"ordered", ptr @ordered, ptr @ordered, i1 false, !"", i64 0, !"in.c", i32 4, !{}, i32 1, !""}
+!3 = !{!"vol", ptr @vol, ptr @vol, i1 false, !"", i64 0, !"in.c", i32 5, !{}, i32 1, !""}
+!4 = !{!"early", ptr @early, ptr @early, i1 false, !"", i64 0, !"in.c", i32 6, !{}, i32 1, !""}
+!5 = !{!"flat", ptr @flat, ptr @flat, i1 false, !"", i64 0, !"in.c", i32 7, !{}, i32 1, !""}
+!6 = !{!"neq", ptr @neq, ptr @neq, i1 false, !"", i64 0, !"in.c", i32 8, !{}, i32 1, !""}
