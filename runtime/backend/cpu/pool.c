@@ -113,15 +113,16 @@ static long long now_ns(void) {
 }
 
 /* Spins until done(arg) or KP_CPU_SPIN_US have passed; returns done(arg). The clock is read
- * every 64 pauses (a pause is 10-150 cycles depending on the CPU). Past the first
- * KP_POOL_YIELD_AFTER_NS the spinner also yields, in case the thread it waits for shares its
- * core. A spinner that finds it was descheduled (a gap of KP_POOL_PREEMPTED_NS between two
- * clock reads) is on a machine with more runnable threads than cores: there a spinning
- * worker is the first to lose its core, possibly in the middle of a launch's blocks that the
- * launching thread then waits for, so nobody spins for the next KP_POOL_NO_SPIN_NS: threads
- * that sleep and are woken get their core back at once. */
+ * every 64 pauses (a pause is 10-150 cycles depending on the CPU). The spinner does not
+ * yield: sched_yield hands the core to any runnable thread of any process for a time slice,
+ * in which the spinner misses the launches it spins for (on a shared 2-core VM, yielding
+ * after 2 us cut the launches a worker joined from ~75% to 0-48%). A spinner that finds it
+ * was descheduled (a gap of KP_POOL_PREEMPTED_NS between two clock reads) is on a machine
+ * with more runnable threads than cores: there a spinning worker is the first to lose its
+ * core, possibly in the middle of a launch's blocks that the launching thread then waits for,
+ * so nobody spins for the next KP_POOL_NO_SPIN_NS: threads that sleep and are woken get
+ * their core back at once. */
 enum {
-  KP_POOL_YIELD_AFTER_NS = 2000,
   KP_POOL_PREEMPTED_NS = 200 * 1000,
   KP_POOL_NO_SPIN_NS = 20 * 1000 * 1000
 };
@@ -142,7 +143,6 @@ static int spin_until(int (*done)(const void *), const void *arg) {
       return done(arg);
     }
     if (t >= deadline) return done(arg);
-    if (t - start > KP_POOL_YIELD_AFTER_NS) sched_yield();
     last = t;
   }
 }
