@@ -51,6 +51,8 @@ typedef struct cpu_grid {
   int fibers; /* the kernel uses barriers or warp collectives and has no block entry for them */
   kp_cpu_block_fn block_entry; /* NULL: one call per thread */
   int split; /* block_entry is the kernel split at its barriers: whole blocks only */
+  int shuffled; /* KP_CPU_SCHEDULE=random: block b runs as kp_cpu_schedule_block(key, b) */
+  uint64_t key;
   unsigned long long total_blocks, chunk;
   atomic_ullong next_block;
   atomic_int failed;     /* set once by the first participant that fails */
@@ -240,6 +242,9 @@ static void run_blocks(void *p, int participant) {
     if (start >= g->total_blocks) break;
     unsigned long long end = start + g->chunk;
     if (end > g->total_blocks) end = g->total_blocks;
+    if (g->shuffled) { /* one block per chunk, in the launch's random order */
+      start = kp_cpu_schedule_block(g->key, start, g->total_blocks), end = start + 1;
+    }
     if (g->block_entry && !g->split) { /* the whole chunk in one call */
       set_block(g, st, start);
       run_first = start, run_end = end;
@@ -320,6 +325,10 @@ static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void 
   g.total_blocks = (unsigned long long)g.grid[0] * g.grid[1] * g.grid[2];
   g.chunk = chunk_blocks(g.total_blocks, (unsigned long long)g.block[0] * g.block[1] * g.block[2],
                          (unsigned long long)kp_pool_size(), g.block_entry && !g.split);
+  if (kp_cpu_schedule_random(NULL)) {
+    g.shuffled = 1, g.chunk = 1;
+    g.key = kp_cpu_schedule_launch_key();
+  }
   atomic_init(&g.next_block, 0);
   atomic_init(&g.failed, 0);
   kp_note_launched_kernel(k->name);
@@ -502,12 +511,18 @@ static void cpu_detect(void) {
     printf("Watchdog: a launch fails after %lld ms (KP_CPU_TIMEOUT_MS)\n", kp_cpu_timeout_ms);
   else
     printf("Watchdog: off (KP_CPU_TIMEOUT_MS sets a time limit per launch)\n");
+  unsigned long long seed = 0;
+  if (kp_cpu_schedule_random(&seed))
+    printf("Block order: random, seed %llu, a new order each launch (KP_CPU_SCHEDULE)\n", seed);
+  else
+    printf("Block order: by index (KP_CPU_SCHEDULE=random:<seed> shuffles it)\n");
   printf("Summary:\n\t0 CUDA devices in use; kernels run on %d CPU threads\n", kp_pool_size());
 }
 
 const kp_backend *kp_cpu_backend_init(char *why, size_t why_size) {
   long long n = kp_env_positive("KP_NUM_THREADS", kp_pool_default_size(), 1024, why, why_size);
   if (n < 0) return NULL;
+  if (kp_cpu_schedule_init(why, why_size) != 0) return NULL;
   long long shared = kp_env_positive("KP_CPU_SHARED_BYTES", KP_CPU_DEFAULT_SHARED,
                                      KP_CPU_MAX_SHARED, why, why_size);
   if (shared < 0) return NULL;

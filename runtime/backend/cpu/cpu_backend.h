@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "backend/backend.h"
 #include "core/error.h"
@@ -66,6 +67,19 @@ void kp_pool_run(kp_pool_task task, void *ctx, unsigned long long units,
                  unsigned long long unit_threads);
 /* In the child of fork(): no workers are left; reset the locks, restart on the next run. */
 void kp_pool_after_fork_child(void);
+
+/* ---- cpu_schedule.c ---------------------------------------------------------------------- */
+
+/* Reads KP_CPU_SCHEDULE ('ordered', the default, or 'random:<seed>'); -1 with the reason in
+ * why when it is set to anything else. */
+int kp_cpu_schedule_init(char *why, size_t why_size);
+/* 1 when blocks run in a random order (and its seed in *seed), else 0. */
+int kp_cpu_schedule_random(unsigned long long *seed);
+/* A launch's key for kp_cpu_schedule_block: a different order for each launch. */
+uint64_t kp_cpu_schedule_launch_key(void);
+/* The block to run as the b-th of n: a bijection on [0, n) chosen by key. */
+unsigned long long kp_cpu_schedule_block(uint64_t key, unsigned long long b,
+                                         unsigned long long n);
 
 /* ---- cpu_properties.c -------------------------------------------------------------------- */
 
