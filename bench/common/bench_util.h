@@ -81,6 +81,26 @@ static inline long bench_llc_bytes(void) {
   return b > 0 ? b : 0;
 }
 
+/* The CPU's model name from /proc/cpuinfo ("unknown CPU" when it does not say), for the
+ * header of a table: a figure is true of the CPU it was measured on. */
+static inline void bench_cpu_model(char *buf, size_t size) {
+  snprintf(buf, size, "unknown CPU");
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  if (!f) return;
+  char line[512];
+  while (fgets(line, sizeof line, f))
+    if (strncmp(line, "model name", 10) == 0) {
+      char *p = strchr(line, ':');
+      if (p) {
+        p += 1 + (p[1] == ' ');
+        p[strcspn(p, "\n")] = '\0';
+        snprintf(buf, size, "%s", p);
+      }
+      break;
+    }
+  fclose(f);
+}
+
 /* Parses "--name=value" into *v (a positive integer); returns 1 when argv matched. */
 static inline int bench_arg_long(const char *arg, const char *name, long long *v) {
   size_t len = strlen(name);

@@ -26,24 +26,6 @@ static int g_nresults, g_failed;
 
 int harness_wants(const char *name) { return !g_opts.only || strstr(name, g_opts.only) != NULL; }
 
-void harness_cpu_model(char *buf, size_t size) {
-  snprintf(buf, size, "unknown CPU");
-  FILE *f = fopen("/proc/cpuinfo", "r");
-  if (!f) return;
-  char line[512];
-  while (fgets(line, sizeof line, f))
-    if (strncmp(line, "model name", 10) == 0) {
-      char *p = strchr(line, ':');
-      if (p) {
-        p += 1 + (p[1] == ' ');
-        p[strcspn(p, "\n")] = '\0';
-        snprintf(buf, size, "%s", p);
-      }
-      break;
-    }
-  fclose(f);
-}
-
 void harness_load(char *buf, size_t size) {
   double l[3] = {NAN, NAN, NAN};
   FILE *f = fopen("/proc/loadavg", "r");
@@ -64,7 +46,7 @@ void harness_date(char *buf, size_t size) {
 void harness_begin(const bench_opts *o) {
   g_opts = *o;
   char model[256], load[96], date[64];
-  harness_cpu_model(model, sizeof model);
+  bench_cpu_model(model, sizeof model);
   harness_load(load, sizeof load);
   harness_date(date, sizeof date);
   printf("CPU: %s, %ld online cores; %s; %s; %d threads for kernplug and OpenMP\n", model,

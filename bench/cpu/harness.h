@@ -55,8 +55,7 @@ int harness_end(void);
 /* 1 when --case keeps a row of this name (a group can skip its set-up otherwise). */
 int harness_wants(const char *name);
 
-/* The machine as the header prints it: CPU model, load, date. */
-void harness_cpu_model(char *buf, size_t size);
+/* The machine as the header prints it: load, date (the CPU model: bench_cpu_model). */
 void harness_load(char *buf, size_t size);
 void harness_date(char *buf, size_t size);
 

@@ -143,24 +143,6 @@ static int affinity_cpus(void) {
   return n > 0 ? (int)n : 1;
 }
 
-static void cpu_model(char *buf, size_t size) {
-  snprintf(buf, size, "unknown CPU");
-  FILE *f = fopen("/proc/cpuinfo", "r");
-  if (!f) return;
-  char line[512];
-  while (fgets(line, sizeof line, f))
-    if (strncmp(line, "model name", 10) == 0) {
-      char *p = strchr(line, ':');
-      if (p) {
-        p += 1 + (p[1] == ' ');
-        p[strcspn(p, "\n")] = '\0';
-        snprintf(buf, size, "%s", p);
-      }
-      break;
-    }
-  fclose(f);
-}
-
 int main(int argc, char **argv) {
   long long threads = affinity_cpus(), reps = 11, batch = 2000, gap_us = 2000;
   int check_only = 0;
@@ -194,7 +176,7 @@ int main(int argc, char **argv) {
   }
 
   char model[256], date[64];
-  cpu_model(model, sizeof model);
+  bench_cpu_model(model, sizeof model);
   time_t now = time(NULL);
   strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
   double load[3] = {0, 0, 0};

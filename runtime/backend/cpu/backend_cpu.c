@@ -215,15 +215,8 @@ static void run_blocks(void *p, int participant) {
   /* The blocks being run, for replay after a fault: volatile, since sigsetjmp returns here. */
   volatile unsigned long long run_first = 0, run_end = 0;
 
-  kp_cpu_fault_prepare_thread();
   kp_cpu_fault_guard guard;
-  guard.stacks = NULL;
-  guard.launch = NULL;
-  if (kp_cpu_timeout_ms) {
-    kp_cpu_watchdog_enter(participant);
-    if (participant == 0) atomic_store(&g->watch, kp_cpu_watchdog_begin(g->kernel->name));
-    guard.launch = &g->watch;
-  }
+  kp_cpu_fault_guard_begin(&guard, participant, &g->watch, g->kernel->name);
   if (sigsetjmp(guard.env, 0)) { /* a fault in kernel code (cpu_fault.c) */
     kp_cpu_fault_recovered(&guard);
     st->runner = NULL;

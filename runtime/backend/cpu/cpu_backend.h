@@ -207,6 +207,12 @@ void kp_cpu_fault_prepare_thread(void);
 KP_NORETURN void kp_cpu_fault_jump(kp_cpu_fault_guard *g, int sig, void *addr, void *uc);
 /* Call first thing after a jump to g->env: restores the signal mask of the faulting code. */
 void kp_cpu_fault_recovered(const kp_cpu_fault_guard *g);
+/* What each participant of a launch (a grid's blocks, a ufunc's ranges) does before running
+ * kernel code: prepares this thread's fault handling, clears *guard, and when the watchdog is
+ * on enters it, participant 0 starting the launch of `kernel` in *watch, which the guard then
+ * reads. The caller still does sigsetjmp(guard->env) and arms the guard. */
+void kp_cpu_fault_guard_begin(kp_cpu_fault_guard *guard, int participant,
+                              _Atomic unsigned long long *watch, const char *kernel);
 /* "invalid memory access (SIGSEGV)", … */
 const char *kp_cpu_fault_describe(const kp_cpu_fault_guard *g);
 /* What a GPU reports for the same fault: "CUDA_ERROR_ILLEGAL_ADDRESS", … */

@@ -12,6 +12,7 @@
  * signal stack: an overflowing stack has no room left for it. */
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,18 @@ void kp_cpu_fault_prepare_thread(void) {
     return;
   }
   pthread_setspecific(g_alt_key, mem);
+}
+
+void kp_cpu_fault_guard_begin(kp_cpu_fault_guard *guard, int participant,
+                              _Atomic unsigned long long *watch, const char *kernel) {
+  kp_cpu_fault_prepare_thread();
+  guard->stacks = NULL;
+  guard->launch = NULL;
+  if (kp_cpu_timeout_ms) {
+    kp_cpu_watchdog_enter(participant);
+    if (participant == 0) atomic_store(watch, kp_cpu_watchdog_begin(kernel));
+    guard->launch = watch;
+  }
 }
 
 size_t kp_cpu_thread_stack(const char **low) {

@@ -105,15 +105,8 @@ static void run_ranges(void *p, int participant) {
   kp_cpu_thread_state *st = &kp_cpu_state;
   const kp_kernel_desc *saved_kernel = st->kernel;
   st->kernel = j->kernel; /* for messages from primitives the element function calls */
-  kp_cpu_fault_prepare_thread();
   kp_cpu_fault_guard guard;
-  guard.stacks = NULL;
-  guard.launch = NULL;
-  if (kp_cpu_timeout_ms) {
-    kp_cpu_watchdog_enter(participant);
-    if (participant == 0) atomic_store(&j->watch, kp_cpu_watchdog_begin(j->kernel->name));
-    guard.launch = &j->watch;
-  }
+  kp_cpu_fault_guard_begin(&guard, participant, &j->watch, j->kernel->name);
   volatile long long begin = 0, end = 0; /* the chunk running, read after a fault */
   if (sigsetjmp(guard.env, 0)) {
     kp_cpu_fault_recovered(&guard);
