@@ -191,7 +191,7 @@ typedef struct kp_cpu_fault_guard {
   sigjmp_buf env;
   int signo;
   void *addr;
-  int stack_overflow;             /* the address is in a fiber stack guard */
+  int stack_overflow;             /* a fiber ran off its stack into the guard below it */
   int thread_stack_overflow;      /* the thread ran off its own stack (worker or caller) */
   const kp_fiber_stacks *stacks;  /* the fiber stacks in use, or NULL */
   sigset_t mask;                  /* the signal mask when the fault happened */
