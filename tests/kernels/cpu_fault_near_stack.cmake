@@ -12,6 +12,18 @@ kp_kernel_expect(cpu_fault_recursion cpu_fault_near_stack_expect EXPECT success
   ARGS recursion ENV ${cpu}
   STDERR "kernel 'recurse', block (0, 0, 0), thread (0, 0, 0): stack overflow: the kernel ran off the end of the 524288-byte stack of the host thread that launched it"
   STDOUT "cpu_fault_near_stack recursion: finished")
+# The reported case: a device array mapped below a worker's stack, written one past its end
+# by a block the worker runs (was: "stack overflow … of the CPU worker thread").
+kp_kernel_expect(cpu_fault_worker_neighbour cpu_fault_near_stack_expect EXPECT success
+  ARGS worker_neighbour ENV KP_BACKEND=cpu KP_NUM_THREADS=2
+  STDERR "kernel 'past_end_on_worker', block (" "invalid memory access (SIGSEGV) at address 0x"
+  "0 bytes past the end of the device array of 256 bytes" LACKS "stack overflow"
+  STDOUT "cpu_fault_near_stack worker_neighbour: finished")
+# Under ASan device arrays are the checker's malloc, not mappings of their own (cpu_memory.c):
+# none lands next to a stack, and ASan reports the write itself.
+if(KP_SANITIZE MATCHES "address")
+  set_tests_properties(kernel.cpu_fault_worker_neighbour PROPERTIES DISABLED TRUE)
+endif()
 if(TARGET kt_fiber_errors_expect_fibers) # cpu-barriers=fibers builds exist (barrier_paths.cmake)
   kernplug_add_program(kt_cpu_fault_near_stack_fibers cpu_fault_near_stack_expect.c)
   target_compile_options(kt_cpu_fault_near_stack_fibers PRIVATE

@@ -8,7 +8,12 @@
  *   recursion    a kernel that recurses until the stack ends: a stack overflow.
  *   fiber_guard  a kernel on fibers writes into the guard below its own fiber stack, with its
  *                stack pointer near the top of that stack: an invalid memory access.
- *   fiber_recursion  the same kernel recursing on its fiber: a stack overflow. */
+ *   fiber_recursion  the same kernel recursing on its fiber: a stack overflow.
+ *   worker_neighbour  the report itself (KP_NUM_THREADS=2): device arrays allocated after the
+ *                worker started, until one ends within 1 MiB below the worker's stack (mmap
+ *                fills the space from the top down: the second one, here); a write one element
+ *                past its end from a block the worker runs faults on the array's guard page
+ *                there. It used to be reported as the worker's stack overflow. */
 #define _GNU_SOURCE /* MAP_ANONYMOUS, pthread_attr_setstack */
 #include <pthread.h>
 #include <stdint.h>
@@ -56,6 +61,70 @@ __attribute__((kernel)) void fiber_write_below(long long stack_bytes, long long 
     *(volatile char *)(top - stack_bytes - below) = 1;
   }
   out[threadIdx.x] = v;
+}
+
+/* Writes x[n], one past the end, but only on a thread whose stack is not the launching
+ * thread's (64 MiB away from `host_sp`): a worker. Records where that thread's stack is. */
+__attribute__((kernel)) void past_end_on_worker(int *x, int n, long long host_sp,
+                                               long long *worker_sp) {
+  volatile int local = 0;
+  long long sp = (long long)(uintptr_t)&local, d = sp - host_sp;
+  if (d < -(1ll << 26) || d > (1ll << 26)) {
+    *worker_sp = sp;
+    if (n > 0) x[n] = local;
+  }
+}
+
+/* The lowest address of the mapping that holds addr (/proc/self/maps), or 0. */
+static uintptr_t mapping_start(uintptr_t addr) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  char line[512];
+  uintptr_t found = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    unsigned long lo, hi;
+    if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && addr >= lo && addr < hi) found = lo;
+  }
+  if (f) fclose(f);
+  return found;
+}
+
+static void worker_neighbour(void) {
+  volatile int here = 0;
+  long long host_sp = (long long)(uintptr_t)&here;
+  long long *worker_sp = device_array(long long, 1);
+  int *none = device_array(int, 1);
+  /* Large grids until the worker has run a block: its stack is mapped and known then. */
+  *worker_sp = 0;
+  for (int k = 0; k < 1000 && !*worker_sp; k++) {
+    launch(past_end_on_worker, 4096, 256)(none, 0, host_sp, worker_sp);
+    kp_synchronize();
+  }
+  KT_CHECK(*worker_sp, "no block ran on the worker in 1000 launches");
+  uintptr_t low = mapping_start((uintptr_t)*worker_sp);
+  /* Arrays of 64 ints (256 bytes: each ends at its guard page), until one ends within 1 MiB
+   * below the worker's stack: mmap fills the space from the top down, so one gets there. */
+  enum { TRIES = 4000 };
+  static int *arrays[TRIES];
+  int *x = NULL, count = 0;
+  while (count < TRIES && !x) {
+    int *a = arrays[count++] = device_array(int, 64);
+    uintptr_t end = (uintptr_t)(a + 64);
+    if (end < low && low - end < (1u << 20)) x = a;
+  }
+  KT_CHECK(x, "none of %d device arrays ended within 1 MiB below the worker's stack at %#lx",
+           count, (unsigned long)low);
+  printf("device array number %d ends %lu KiB below the worker's stack\n", count,
+         (unsigned long)((low - (uintptr_t)(x + 64)) / 1024));
+  kp_error e = KP_SUCCESS; /* kp_last_error() clears it: read it once per launch */
+  for (int k = 0; k < 1000 && e == KP_SUCCESS; k++) {
+    launch(past_end_on_worker, 4096, 256)(x, 64, host_sp, worker_sp);
+    e = kp_last_error();
+  }
+  KT_CHECK(e == KP_ERROR_LAUNCH, "no block ran on the worker in 1000 launches (error %d)", (int)e);
+  fprintf(stderr, "%s\n", kp_last_error_message());
+  for (int k = 0; k < count; k++) kp_free(arrays[k]);
+  kp_free(none);
+  kp_free(worker_sp);
 }
 
 typedef struct job {
@@ -108,6 +177,9 @@ int main(int argc, char **argv) {
   kp_error e;
   if (!strcmp(s, "below_stack") || !strcmp(s, "recursion")) {
     e = on_mapped_stack(s);
+  } else if (!strcmp(s, "worker_neighbour")) {
+    worker_neighbour();
+    e = KP_ERROR_LAUNCH; /* checked there */
   } else if (!strcmp(s, "fiber_guard") || !strcmp(s, "fiber_recursion")) {
     const long long stack_bytes = 128 * 1024; /* KP_CPU_STACK_SIZE in the test */
     int *out = device_array(int, 32);
