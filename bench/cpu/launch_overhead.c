@@ -131,8 +131,10 @@ static void time_case(const bench_state *s, const bench_case *c, int reps) {
   double klo = lowest(tk, reps), khi = highest(tk, reps);
   double mlo = lowest(tm, reps), mhi = highest(tm, reps);
   double km = bench_median(tk, reps), mm = bench_median(tm, reps);
-  printf("| %-26s | %8.2f (%.2f-%.2f) | %8.2f (%.2f-%.2f) | %5.2fx |\n", c->name, km, klo, khi,
-         mm, mlo, mhi, km / mm);
+  char kcell[64], mcell[64]; /* "median (lowest-highest)", padded to the column */
+  snprintf(kcell, sizeof kcell, "%.2f (%.2f-%.2f)", km, klo, khi);
+  snprintf(mcell, sizeof mcell, "%.2f (%.2f-%.2f)", mm, mlo, mhi);
+  printf("| %-26s | %26s | %26s | %6.2fx |\n", c->name, kcell, mcell, km / mm);
   fflush(stdout);
 }
 
@@ -183,8 +185,10 @@ int main(int argc, char **argv) {
   getloadavg(load, 3);
   const char *spin = getenv("KP_CPU_SPIN_US"), *blocktime = getenv("KMP_BLOCKTIME");
   printf("# kernplug launch overhead vs OpenMP fork/join\n\n");
-  printf("CPU: %s, %ld online cores; %lld threads on both sides; %s; load %.2f %.2f %.2f\n",
-         model, sysconf(_SC_NPROCESSORS_ONLN), threads, date, load[0], load[1], load[2]);
+  /* The machine as cpu_vs_openmp's header gives it (harness.c), then the threads. */
+  printf("CPU: %s, %ld online cores; %s; load average %.2f, %.2f, %.2f; %lld threads on both "
+         "sides\n",
+         model, sysconf(_SC_NPROCESSORS_ONLN), date, load[0], load[1], load[2], threads);
   printf("KP_CPU_SPIN_US=%s, KMP_BLOCKTIME=%s; median of %lld samples of %lld launches "
          "(idle rows: %lld, %lld us apart)%s\n\n",
          spin ? spin : "(default)", blocktime ? blocktime : "(default)", reps, batch,
@@ -218,9 +222,11 @@ int main(int argc, char **argv) {
     if (cases[i].add) failed |= check_add(&s, &cases[i], 1, host) | check_add(&s, &cases[i], 0, host);
   if (failed) return 1;
 
-  printf("| case                       | kernplug us/launch   | OpenMP us/loop       | ratio  |\n");
-  printf("|----------------------------|----------------------|----------------------|--------|\n");
+  printf("| case                       |         kernplug us/launch |             OpenMP us/loop |   ratio |\n");
+  printf("|----------------------------|---------------------------:|---------------------------:|--------:|\n");
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) time_case(&s, &cases[i], (int)reps);
+  getloadavg(load, 3); /* the load may change during the run: say what it was at the end */
+  printf("\nload average at the end: %.2f, %.2f, %.2f\n", load[0], load[1], load[2]);
   kp_free(s.x), kp_free(s.y), kp_free(s.out), kp_free(s.sink);
   free(host);
   return 0;

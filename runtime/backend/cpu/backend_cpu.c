@@ -210,6 +210,9 @@ static void run_blocks(void *p, int participant) {
       record_failure(g, "out of memory for the CPU backend's fiber scheduler");
       return;
     }
+    /* Fibers' threads in a random order too; a split kernel's fault replay in index order,
+     * as its entry ran them. */
+    if (runner) kp_cpu_block_runner_shuffle(runner, g->fibers && g->shuffled, g->key);
   }
   char msg[1024];
   /* The blocks being run, for replay after a fault: volatile, since sigsetjmp returns here. */

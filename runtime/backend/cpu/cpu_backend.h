@@ -80,6 +80,10 @@ uint64_t kp_cpu_schedule_launch_key(void);
 /* The block to run as the b-th of n: a bijection on [0, n) chosen by key. */
 unsigned long long kp_cpu_schedule_block(uint64_t key, unsigned long long b,
                                          unsigned long long n);
+/* The order in which block `block` (linear index) of the launch `key` runs its n fibers in
+ * barrier round `round`: a permutation of [0, n) in order[0..n). */
+void kp_cpu_schedule_threads(uint64_t key, unsigned long long block, unsigned round,
+                             unsigned *order, unsigned n);
 
 /* ---- cpu_properties.c -------------------------------------------------------------------- */
 
@@ -187,7 +191,7 @@ typedef struct kp_cpu_fault_guard {
   sigjmp_buf env;
   int signo;
   void *addr;
-  int stack_overflow;             /* the address is in a fiber stack guard */
+  int stack_overflow;             /* a fiber ran off its stack into the guard below it */
   int thread_stack_overflow;      /* the thread ran off its own stack (worker or caller) */
   const kp_fiber_stacks *stacks;  /* the fiber stacks in use, or NULL */
   sigset_t mask;                  /* the signal mask when the fault happened */
@@ -248,6 +252,9 @@ kp_cpu_block_runner *kp_cpu_block_runner_new(void);
 int kp_cpu_block_run(kp_cpu_block_runner *r, const kp_kernel_desc *k, void **args,
                      const unsigned block[3], size_t stack_bytes, kp_cpu_fault_guard *guard,
                      char *msg, size_t msg_size);
+/* KP_CPU_SCHEDULE=random: the blocks r runs from now on run their threads in an order of
+ * kp_cpu_schedule_threads(key, …) (shuffled != 0), or in index order (0, the default). */
+void kp_cpu_block_runner_shuffle(kp_cpu_block_runner *r, int shuffled, uint64_t key);
 
 /* Block barriers; the result is what syncthreads_count/and/or return. */
 typedef enum kp_cpu_barrier_op {

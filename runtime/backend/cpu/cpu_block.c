@@ -1,7 +1,8 @@
 /* cpu_block.c — one block of a kernel with barriers or warp collectives, as fibers.
  *
  * Every GPU thread of the block is a fiber on the worker that owns the block. Runnable fibers
- * run in order, each until it blocks (at syncthreads or a warp collective) or exits; when no
+ * run in order (index order, or under KP_CPU_SCHEDULE=random a new pseudo-random order each
+ * round, cpu_schedule.c), each until it blocks (at syncthreads or a warp collective) or exits; when no
  * fiber can run, it completes what can be completed — a warp collective once every
  * lane of its mask has arrived, the block barrier once every thread has — and goes round
  * again. If nothing can be completed, some thread waits for one that will never come (a
@@ -38,6 +39,12 @@ struct kp_cpu_block_runner {
   const kp_kernel_desc *kernel;
   void **args;
   unsigned n, current, exited, at_barrier, at_warp;
+  /* KP_CPU_SCHEDULE=random: the round's order of the threads (NULL: index order), the
+   * position in it of the running thread, the launch's key and the round. */
+  unsigned *order, position, round;
+  unsigned *order_buffer, order_capacity;
+  int shuffled;
+  uint64_t key;
   char *msg;
   size_t msg_size;
   /* A block is running, or ended with fibers that never finished (a fault jumped out of
@@ -48,6 +55,11 @@ struct kp_cpu_block_runner {
 
 kp_cpu_block_runner *kp_cpu_block_runner_new(void) {
   return calloc(1, sizeof(kp_cpu_block_runner));
+}
+
+void kp_cpu_block_runner_shuffle(kp_cpu_block_runner *r, int shuffled, uint64_t key) {
+  r->shuffled = shuffled;
+  r->key = key;
 }
 
 static const char *warp_op_name(unsigned op) {
@@ -76,16 +88,45 @@ KP_UNINSTRUMENTED static void switch_to(kp_cpu_block_runner *r, kp_fiber_ctx *fr
   kp_fiber_switch(from, &t->ctx);
 }
 
-/* A fiber that blocks or exits hands over directly to the next runnable fiber after it (one
- * switch instead of two through the scheduler); the last one returns to the scheduler, which
- * then completes the waits. */
+/* A fiber that blocks or exits hands over directly to the next runnable fiber after it in the
+ * round's order (one switch instead of two through the scheduler); the last one returns to
+ * the scheduler, which then completes the waits. */
 KP_UNINSTRUMENTED static void yield(kp_cpu_block_runner *r, gpu_thread *self) {
-  for (unsigned j = r->current + 1; j < r->n; j++)
-    if (r->threads[j].state == RUNNABLE) {
-      switch_to(r, &self->ctx, j);
-      return;
-    }
+  if (r->order) {
+    for (unsigned p = r->position + 1; p < r->n; p++)
+      if (r->threads[r->order[p]].state == RUNNABLE) {
+        r->position = p;
+        switch_to(r, &self->ctx, r->order[p]);
+        return;
+      }
+  } else {
+    for (unsigned j = r->current + 1; j < r->n; j++)
+      if (r->threads[j].state == RUNNABLE) {
+        switch_to(r, &self->ctx, j);
+        return;
+      }
+  }
   kp_fiber_switch(&self->ctx, &r->scheduler);
+}
+
+/* One round: every runnable fiber runs until it blocks or exits, in index order or in the
+ * round's random order. */
+static void run_round(kp_cpu_block_runner *r) {
+  if (!r->order) {
+    for (unsigned i = 0; i < r->n; i++)
+      if (r->threads[i].state == RUNNABLE) switch_to(r, &r->scheduler, i);
+    return;
+  }
+  const kp_cpu_thread_state *st = &kp_cpu_state;
+  unsigned long long block =
+      st->ctaid[0] + (unsigned long long)st->nctaid[0] *
+                         (st->ctaid[1] + (unsigned long long)st->nctaid[1] * st->ctaid[2]);
+  kp_cpu_schedule_threads(r->key, block, r->round++, r->order, r->n);
+  for (unsigned p = 0; p < r->n; p++)
+    if (r->threads[r->order[p]].state == RUNNABLE) {
+      r->position = p;
+      switch_to(r, &r->scheduler, r->order[p]);
+    }
 }
 
 KP_UNINSTRUMENTED static void fiber_main(void *p) {
@@ -278,12 +319,21 @@ int kp_cpu_block_run(kp_cpu_block_runner *r, const kp_kernel_desc *k, void **arg
   unsigned n = block[0] * block[1] * block[2];
   r->kernel = k, r->args = args, r->msg = msg, r->msg_size = msg_size;
   r->n = n, r->current = 0, r->exited = 0, r->at_barrier = 0, r->at_warp = 0;
+  r->order = NULL, r->position = 0, r->round = 0;
   if (n > r->capacity) {
     gpu_thread *grown = realloc(r->threads, n * sizeof *grown);
     if (!grown) return fail(r, "out of memory for %u fiber descriptors", n);
     /* zeroed: a context keeps its sanitizer state from block to block (kp_fiber_make) */
     memset(grown + r->capacity, 0, (n - r->capacity) * sizeof *grown);
     r->threads = grown, r->capacity = n;
+  }
+  if (r->shuffled) {
+    if (n > r->order_capacity) {
+      unsigned *grown = realloc(r->order_buffer, n * sizeof *grown);
+      if (!grown) return fail(r, "out of memory for the order of %u fibers", n);
+      r->order_buffer = grown, r->order_capacity = n;
+    }
+    r->order = r->order_buffer;
   }
   if (kp_fiber_stacks_reserve(&r->stacks, n, stack_bytes) != 0)
     return fail(r, "cannot map %u fiber stacks of %zu bytes (KP_CPU_STACK_SIZE)", n,
@@ -310,8 +360,7 @@ int kp_cpu_block_run(kp_cpu_block_runner *r, const kp_kernel_desc *k, void **arg
   kp_cpu_state.runner = r;
   int rc = 0;
   for (;;) {
-    for (i = 0; i < n; i++)
-      if (r->threads[i].state == RUNNABLE) switch_to(r, &r->scheduler, i);
+    run_round(r);
     if (r->exited == n) break;
     int completed = r->at_warp ? complete_warps(r) : 0;
     if (completed < 0) {

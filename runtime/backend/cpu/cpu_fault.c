@@ -32,9 +32,20 @@ _Thread_local kp_cpu_fault_guard *kp_cpu_fault_armed __attribute__((tls_model("i
 static _Thread_local uintptr_t tls_stack_low __attribute__((tls_model("initial-exec")));
 static _Thread_local size_t tls_stack_size __attribute__((tls_model("initial-exec")));
 
-/* How far below a thread's stack a fault still counts as running off its end: the guard
- * pages (pool.c gives workers 64 KiB; the kernel keeps a 1 MiB gap below the main stack). */
-enum { KP_STACK_FAULT_WINDOW = 1 << 20 };
+/* A stack overflow is told from a wild access by the stack pointer at the fault, not by the
+ * address alone: an array that happens to lie just below a thread's stack (device memory
+ * mapped next to a worker's stack, say) faults there too, and must be reported as the
+ * out-of-bounds access it is. KP_STACK_RED_ZONE: how far below the stack pointer code may
+ * still write (x86-64's red zone, where leaf functions keep locals; a push or call writes just
+ * below it). KP_STACK_MAX_FRAME: how far below the stack's low end the stack pointer may be
+ * and still have left it by one frame (a 12 MiB array on a 1 MiB stack), rather than run on
+ * some other stack. KP_STACK_FAULT_WINDOW: where the stack pointer is unknown (targets other
+ * than x86-64 and AArch64), how far below the stack a fault counts as an overflow. */
+enum {
+  KP_STACK_RED_ZONE = 256,
+  KP_STACK_MAX_FRAME = 1 << 30,
+  KP_STACK_FAULT_WINDOW = 1 << 20
+};
 
 static void forward(int index, int sig, siginfo_t *info, void *uc) {
   struct sigaction *old = &g_previous[index];
@@ -73,24 +84,44 @@ static uintptr_t stack_pointer_of(const void *uc) {
 #endif
 }
 
-/* Whether the thread ran off the low end of its own stack: the faulting address lies in the
- * guard below it, or the stack pointer has already left it (a frame larger than the guard,
- * allocated in one step). Code on a fiber stack is judged by the fibers' guards instead. */
+/* Whether a fault at addr with the stack pointer at sp is code running off the low end
+ * (`low`) of its stack: the address lies below the stack (its guard, or the space a frame
+ * that left it covers) and no lower than the stack pointer's red zone, the stack pointer
+ * being at most a red zone above the low end (the next push or frame faults) or already below
+ * it by at most a frame. With sp unknown (0), an address just below the stack. */
+static int ran_off_stack(uintptr_t low, uintptr_t addr, uintptr_t sp) {
+  if (addr >= low) return 0;
+  if (!sp) return low - addr <= KP_STACK_FAULT_WINDOW;
+  if (addr + KP_STACK_RED_ZONE < sp) return 0; /* below the stack pointer: not a frame's */
+  return sp >= low || low - sp <= KP_STACK_MAX_FRAME;
+}
+
+/* Whether a fiber ran off its stack: the address in the guard below a fiber's stack, and the
+ * stack pointer near that stack's low end or past it (ran_off_stack). */
+static int fiber_stack_overflow(const kp_fiber_stacks *s, uintptr_t addr, uintptr_t sp) {
+  if (!kp_fiber_stacks_guard_hit(s, (const void *)addr)) return 0;
+  uintptr_t base = (uintptr_t)s->base, slot = s->guard_bytes + s->stack_bytes;
+  uintptr_t low = base + (addr - base) / slot * slot + s->guard_bytes;
+  return ran_off_stack(low, addr, sp);
+}
+
+/* Whether the thread ran off the low end of its own stack. Code on a fiber stack is judged
+ * by the fibers' stacks instead. */
 static int thread_stack_overflow(const kp_cpu_fault_guard *g, uintptr_t addr, uintptr_t sp) {
   uintptr_t low = tls_stack_low;
   if (!low) return 0;
   if (g->stacks && kp_fiber_stacks_contain(g->stacks, (const void *)sp)) return 0;
-  if (addr < low && low - addr <= KP_STACK_FAULT_WINDOW) return 1;
-  return sp && sp < low && low - sp <= (uintptr_t)1 << 40; /* off the stack, not elsewhere */
+  return ran_off_stack(low, addr, sp);
 }
 
 void kp_cpu_fault_jump(kp_cpu_fault_guard *g, int sig, void *addr, void *uc) {
   kp_cpu_fault_armed = NULL;
   g->signo = sig;
   g->addr = addr;
-  g->stack_overflow = kp_fiber_stacks_guard_hit(g->stacks, addr);
+  uintptr_t sp = stack_pointer_of(uc);
+  g->stack_overflow = fiber_stack_overflow(g->stacks, (uintptr_t)addr, sp);
   g->thread_stack_overflow = !g->stack_overflow && (sig == SIGSEGV || sig == SIGBUS) &&
-                             thread_stack_overflow(g, (uintptr_t)addr, stack_pointer_of(uc));
+                             thread_stack_overflow(g, (uintptr_t)addr, sp);
   /* The mask to go back to: the one the kernel code ran with. Leaving the handler by a jump
    * keeps whatever the handler ran with, and a wrapper such as TSan's blocks every signal
    * around handlers: the next fault would then kill the process. */

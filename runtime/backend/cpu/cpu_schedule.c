@@ -1,4 +1,5 @@
-/* cpu_schedule.c — KP_CPU_SCHEDULE: the order in which the CPU backend runs a grid's blocks.
+/* cpu_schedule.c — KP_CPU_SCHEDULE: the order in which the CPU backend runs a grid's blocks,
+ * and a fiber block's threads.
  *
  * A GPU promises no order between blocks; the CPU backend hands them out in index order, so a
  * program that (wrongly) relies on block 0 running first works here and fails on a GPU.
@@ -6,7 +7,10 @@
  * different one per launch and the same for the same seed and launch sequence (with
  * KP_NUM_THREADS=1, the same run), to shake such assumptions out (docs/debugging.md). The
  * order is a bijection on the block indices: two rounds of an odd multiplier plus a constant
- * and an xor-shift modulo the next power of two, walking the cycle until it lands inside. */
+ * and an xor-shift modulo the next power of two, walking the cycle until it lands inside.
+ * Blocks that run as fibers (cpu_block.c) also run their threads in a new order at every
+ * barrier round: a shuffle keyed by the launch, the block and the round, so that it does not
+ * depend on which worker runs the block. */
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -72,4 +76,15 @@ unsigned long long kp_cpu_schedule_block(uint64_t key, unsigned long long b,
     x = (x * a2 + c2) & mask;
   } while (x >= n);
   return x;
+}
+
+void kp_cpu_schedule_threads(uint64_t key, unsigned long long block, unsigned round,
+                             unsigned *order, unsigned n) {
+  uint64_t state = mix(mix(key ^ mix(block + 1)) + round);
+  for (unsigned i = 0; i < n; i++) order[i] = i;
+  for (unsigned i = n; i > 1; i--) { /* Fisher-Yates; the modulo bias is irrelevant here */
+    state = mix(state);
+    unsigned j = (unsigned)(state % i), t = order[i - 1];
+    order[i - 1] = order[j], order[j] = t;
+  }
 }
