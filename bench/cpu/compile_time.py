@@ -22,6 +22,7 @@ nvcc needs no GPU to compile.
 
 With --compare DIR2 the plugin of a second build tree (e.g. the main branch's) is timed too, in
 the same rounds, so that before/after figures see the same load; its columns are marked "(base)".
+--compare may be given more than once; the columns are then marked with each tree's path.
 
 With --shapes N, instead of the tables above: for each kernel shape alone, a file with N kernels
 of that shape, and the CPU time the plugin adds to plain clang's (default settings, PTX only so
@@ -296,7 +297,8 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--sizes", default="0,1,5,20")
     ap.add_argument("--keep", help="write the generated files here instead of a temp dir")
-    ap.add_argument("--compare", help="a second kernplug build tree, timed alongside")
+    ap.add_argument("--compare", action="append", default=[],
+                    help="another kernplug build tree, timed alongside (may be repeated)")
     ap.add_argument("--nvcc", help="the nvcc to time (default: PATH, then /usr/local/cuda)")
     ap.add_argument("--shapes", type=int, metavar="N",
                     help="per-shape cost instead: N kernels of one shape per file")
@@ -304,7 +306,8 @@ def main():
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     plugins = [(os.path.join(os.path.abspath(b), "lib", "kernplug.so"), label)
-               for b, label in ((args.build, ""), (args.compare, " (base)")) if b]
+               for b, label in [(args.build, "")] + [
+                   (c, " (base)" if len(args.compare) == 1 else f" ({c})") for c in args.compare]]
     for plugin, _ in plugins:
         if not os.path.exists(plugin):
             sys.exit(f"compile_time.py: {plugin} not found: build kernplug first")
