@@ -22,9 +22,15 @@ nvcc needs no GPU to compile.
 
 With --compare DIR2 the plugin of a second build tree (e.g. the main branch's) is timed too, in
 the same rounds, so that before/after figures see the same load; its columns are marked "(base)".
+--compare may be given more than once; the columns are then marked with each tree's path.
+
+With --shapes N, instead of the tables above: for each kernel shape alone, a file with N kernels
+of that shape, and the CPU time the plugin adds to plain clang's (default settings, PTX only so
+that ptxas does not blur it), per kernel; with --compare, the second build's beside it. This
+says which shape the compile time of the mixed files goes to.
 
   compile_time.py --build DIR [--compare DIR2] [--clang clang-19] [--nvcc PATH] [--runs 5]
-                  [--sizes 0,1,5,20] [--keep DIR]
+                  [--sizes 0,1,5,20] [--keep DIR] [--shapes N]
 """
 import argparse
 import os
@@ -185,9 +191,18 @@ PLAIN_HOST = """void host_only{i}(float *y, int n) {{
 """
 
 
-def source(n, cuda=False):
-    """The C file with n kernels, or (cuda) the same kernels as a .cu file."""
+SHAPE_NAMES = ["scale_exp (element-wise, expf)", "saxpy_gs (grid-stride)",
+               "tiled (shared tiles, barriers)", "histogram (shared atomics, barriers)",
+               "warp_sum (warp shuffles)"]
+assert len(SHAPE_NAMES) == len(TEMPLATES)
+
+
+def source(n, cuda=False, shape=None):
+    """The C file with n kernels, or (cuda) the same kernels as a .cu file; shape: only the
+    kernels of TEMPLATES[shape]."""
     templates = CU_TEMPLATES if cuda else TEMPLATES
+    if shape is not None:
+        templates = [templates[shape]]
     parts = [(CU_HEADER if cuda else HEADER).format(n=n)]
     if n == 0:  # the plugin loaded on a file with nothing for it: its fixed cost
         parts += [PLAIN_HOST.format(i=i, c=1.0 + i) for i in range(4)]
@@ -241,6 +256,40 @@ def table(configs, sizes, results, target):
     return worst
 
 
+def shapes_table(args, base, plugins, work):
+    """--shapes N: the CPU ms the plugin adds per kernel of each shape (PTX only)."""
+    def cpu_ms(cmd):
+        c0 = children_cpu()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return (children_cpu() - c0) * 1e3
+    n = args.shapes
+    configs = [("clang -O2", base)] + [
+        ("plugin" + label, base + ["-fplugin=" + p, "-fplugin-arg-kernplug-ptxas=none"])
+        for p, label in plugins]
+    print(f"CPU ms per kernel that the plugin adds to clang -O2 -c (PTX only, {n} kernels of "
+          f"one shape per file, median of {args.runs}, configurations alternating)\n")
+    print("| shape | " + " | ".join(c[0] for c in configs[1:]) + " |")
+    print("|---|" + "---:|" * (len(configs) - 1))
+    for shape, name in enumerate(SHAPE_NAMES):
+        src = os.path.join(work, f"shape_{shape}.c")
+        with open(src, "w") as f:
+            f.write(source(n, shape=shape))
+        obj = os.path.join(work, f"shape_{shape}.o")
+        for _, cmd in configs:  # correctness first
+            subprocess.run(cmd + [src, "-o", obj], check=True, capture_output=True)
+        times = {c[0]: [] for c in configs}
+        for _ in range(args.runs):
+            for label, cmd in configs:
+                times[label].append(cpu_ms(cmd + [src, "-o", obj]))
+        plain = statistics.median(times[configs[0][0]])
+        cells = []
+        for label, _ in configs[1:]:
+            t = times[label]
+            cells.append(f"{(statistics.median(t) - plain) / n:.1f} "
+                         f"({(min(t) - plain) / n:.1f}-{(max(t) - plain) / n:.1f})")
+        print(f"| {name} | " + " | ".join(cells) + " |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", required=True, help="kernplug build tree (lib/kernplug.so)")
@@ -248,13 +297,17 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--sizes", default="0,1,5,20")
     ap.add_argument("--keep", help="write the generated files here instead of a temp dir")
-    ap.add_argument("--compare", help="a second kernplug build tree, timed alongside")
+    ap.add_argument("--compare", action="append", default=[],
+                    help="another kernplug build tree, timed alongside (may be repeated)")
     ap.add_argument("--nvcc", help="the nvcc to time (default: PATH, then /usr/local/cuda)")
+    ap.add_argument("--shapes", type=int, metavar="N",
+                    help="per-shape cost instead: N kernels of one shape per file")
     args = ap.parse_args()
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     plugins = [(os.path.join(os.path.abspath(b), "lib", "kernplug.so"), label)
-               for b, label in ((args.build, ""), (args.compare, " (base)")) if b]
+               for b, label in [(args.build, "")] + [
+                   (c, " (base)" if len(args.compare) == 1 else f" ({c})") for c in args.compare]]
     for plugin, _ in plugins:
         if not os.path.exists(plugin):
             sys.exit(f"compile_time.py: {plugin} not found: build kernplug first")
@@ -273,6 +326,15 @@ def main():
             ("+ plugin, ptxas=none (PTX only)" + label,
              base + [p, "-fplugin-arg-kernplug-ptxas=none"], False),
         ]
+    if args.shapes:
+        work = args.keep or tempfile.mkdtemp(prefix="kp-compile-time-")
+        os.makedirs(work, exist_ok=True)
+        print(f"{cpu_model()}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+              f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+        shapes_table(args, base, plugins, work)
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     nvcc = find_nvcc(args.nvcc)
     if nvcc:
         configs.append(("nvcc -O3, sm_90 (.cu)", [nvcc, "-O3", "-arch=sm_90", "-c"], True))

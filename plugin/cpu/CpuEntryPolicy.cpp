@@ -27,14 +27,16 @@ PreservedAnalyses CpuEntryPolicyPass::run(Module &M, ModuleAnalysisManager &MAM)
     K.CpuEntryWhy.clear();
     // ufunc and gufunc kernels run on the CPU through their range entries (generated/
     // CpuRangeEntry.h): a block entry would be host compile time for nothing, and the
-    // per-thread entry, which no CPU launch takes, is compiled for size.
+    // per-thread entry, which no CPU launch takes (the descriptor needs one), is left
+    // unoptimised: the range entry calls the element function itself, not this body.
     if (M.getFunction(cpuRangeEntryName(K.Name))) {
       K.CpuEntry = CpuEntryKind::Fibers;
       K.CpuEntryWhy = "it runs through its range entry";
-      if (!K.Fn->hasFnAttribute(Attribute::OptimizeNone)) {
-        K.Fn->addFnAttr(Attribute::MinSize);
-        K.Fn->addFnAttr(Attribute::OptimizeForSize);
-      }
+      for (Attribute::AttrKind A :
+           {Attribute::AlwaysInline, Attribute::MinSize, Attribute::OptimizeForSize})
+        K.Fn->removeFnAttr(A); // optnone excludes them
+      K.Fn->addFnAttr(Attribute::NoInline);
+      K.Fn->addFnAttr(Attribute::OptimizeNone);
       remark(*K.HostFn, "CpuEntry", "kernel '" + K.Name + "': CPU entry = range entry");
       continue;
     }

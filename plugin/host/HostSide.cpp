@@ -8,6 +8,7 @@
 #include "DevicePass.h"
 
 #include "cpu/SharedAtomics.h"
+#include "cpu/ThreadLoopVersioning.h"
 #include "generated/CpuRangeEntry.h"
 #include "host/AbiTypes.h"
 #include "host/SignatureDesc.h"
@@ -15,6 +16,7 @@
 #include "attributes/Attributes.h"
 #include "abi/kp_abi.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Metadata.h"
@@ -165,16 +167,61 @@ uint64_t takeStaticSharedBytes(Function &F) {
   return mdconst::extract<ConstantInt>(N->getOperand(0))->getZExtValue();
 }
 
-/// The per-thread entry of a kernel split at its barriers runs only to replay a failed block
-/// on fibers or from a thread with a small stack: optimised for size, it costs a fraction of
-/// the host compile time of a fully optimised (unrolled, vectorised) copy.
-void compileForSize(Function &Body, Function &Tr) {
-  if (Body.hasFnAttribute(Attribute::OptimizeNone))
+/// Optimised for size: a fraction of the host compile time of a fully optimised (unrolled,
+/// vectorised) copy, for code that rarely runs.
+void compileForSize(Function &F) {
+  if (F.hasFnAttribute(Attribute::OptimizeNone))
     return; // -O0: nothing is optimised anyway (and optnone excludes minsize)
-  for (Function *F : {&Body, &Tr}) {
-    F->addFnAttr(Attribute::MinSize);
-    F->addFnAttr(Attribute::OptimizeForSize);
-  }
+  F.addFnAttr(Attribute::MinSize);
+  F.addFnAttr(Attribute::OptimizeForSize);
+}
+
+/// Not optimised at all (optnone: clang's -O0 code for it, from the pipeline and the
+/// code generator alike), for code that runs only on paths where speed does not matter.
+void compileUnoptimised(Function &F) {
+  F.removeFnAttr(Attribute::MinSize);
+  F.removeFnAttr(Attribute::OptimizeForSize);
+  F.removeFnAttr(Attribute::AlwaysInline);
+  F.addFnAttr(Attribute::NoInline);
+  F.addFnAttr(Attribute::OptimizeNone);
+}
+
+/// The per-thread entry (Tr, calling Body) of a kernel split at its barriers or warp
+/// collectives. Split at warp collectives (KP_KERNEL_CPU_BLOCK_WARPS), it runs every block
+/// whose shape the split does not cover (warps that are not 32 x of one row): for size.
+/// Split at barriers only (KP_KERNEL_CPU_BLOCK_BARRIERS), it runs only a launch from a thread
+/// whose stack is too small for the split entry (under 1 MiB left), and the replay of a
+/// block that faulted, to name the thread: not optimised, which halves again what the copy
+/// for size cost (measured: 3-5 ms per kernel, 2026-11-24, AMD EPYC, load 8-10).
+void compileThreadEntry(const KernelEntry &K, Function &Body, Function &Tr) {
+  if (Body.hasFnAttribute(Attribute::OptimizeNone))
+    return; // -O0 already
+  bool RarePath = (K.Flags & KP_KERNEL_CPU_BLOCK_BARRIERS) && !(K.Flags & KP_KERNEL_CPU_BLOCK_WARPS);
+  for (Function *F : {&Body, &Tr})
+    RarePath ? compileUnoptimised(*F) : compileForSize(*F);
+}
+
+/// The block entries Entry calls: an interchanged grid-stride entry's block-loop entry
+/// (GridStrideInterchange.cpp), which runs only the groups that fail the interchange's
+/// run-time check (a grid-stride bound of 2^29 or more), and the per-thread entry's replay
+/// of a faulting block. Compiled at -O2 it would be a second fully optimised copy of the
+/// body for that rare path (unrolled, versioned by ThreadLoopVersioning): for size, without
+/// the block-entry mark that asks ThreadLoopVersioning for a guard-free copy. (It saves
+/// little, 1-2 ms per grid-stride kernel: the block loop around a grid-stride loop does not
+/// vectorise anyway.)
+void compileFallbacksForSize(Function &Entry) {
+  SmallPtrSet<Function *, 2> Done;
+  for (BasicBlock &BB : Entry)
+    for (Instruction &I : BB)
+      if (auto *Call = dyn_cast<CallInst>(&I))
+        if (Function *Callee = Call->getCalledFunction();
+            Callee && Callee != &Entry && Callee->hasFnAttribute(BlockEntryAttr) &&
+            // the interchange's phases, inlined into Entry, are Entry's own code
+            !Callee->hasFnAttribute(Attribute::AlwaysInline) && Done.insert(Callee).second &&
+            !Callee->hasFnAttribute(Attribute::OptimizeNone)) {
+          Callee->removeFnAttr(BlockEntryAttr);
+          compileForSize(*Callee);
+        }
 }
 
 } // namespace
@@ -225,7 +272,9 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
     Function *BlockEntry = K.CpuBlockEntry;
     Function *Tr = K.CpuThreadEntry ? K.CpuThreadEntry : makeTrampoline(Body, K.Name, T);
     if (BlockEntry && !K.CpuThreadEntry)
-      compileForSize(*Body, *Tr);
+      compileThreadEntry(K, *Body, *Tr);
+    if (BlockEntry)
+      compileFallbacksForSize(*BlockEntry);
     if (BlockEntry && Body->use_empty()) {
       if (Body == K.Fn)
         K.Fn = nullptr;

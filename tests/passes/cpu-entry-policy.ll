@@ -10,7 +10,7 @@
 ; CHECK: !{!"tile", ptr @tile, ptr @tile, i1 false, !"", i64 0, !"in.c", i32 2, !{{[0-9]+}}, i32 2, !""}
 ; CHECK: !{!"shuffle", ptr @shuffle, ptr @shuffle, i1 false, !"", i64 0, !"in.c", i32 3, !{{[0-9]+}}, i32 2, !""}
 ; A generated kernel with a CPU range entry (generated/CpuRangeEntry.h) gets no block entry;
-; its per-thread entry, which no CPU launch takes, is compiled for size.
+; its per-thread entry, which no CPU launch takes, is left unoptimised (optnone).
 ; CHECK: !{!"__kp_vec_f_0", ptr @__kp_vec_f_0, ptr @f, i1 true, !"f32(f32)", i64 4, !"in.c", i32 4, !{{[0-9]+}}, i32 3, !"it runs through its range entry"}
 
 ; REMARK: remark: {{.*}}kernplug: kernel 'plain': CPU entry = block loop
@@ -62,4 +62,4 @@ declare i32 @kp_dev_shfl_down(i32, i32, i32, i32)
 !1 = !{!"tile", ptr @tile, ptr @tile, i1 false, !"", i64 0, !"in.c", i32 2, !{}}
 !2 = !{!"shuffle", ptr @shuffle, ptr @shuffle, i1 false, !"", i64 0, !"in.c", i32 3, !{}}
 !3 = !{!"__kp_vec_f_0", ptr @__kp_vec_f_0, ptr @f, i1 true, !"f32(f32)", i64 4, !"in.c", i32 4, !{}}
-; SIZE: attributes #[[SIZE]] = { minsize optsize }
+; SIZE: attributes #[[SIZE]] = { noinline optnone }
