@@ -291,6 +291,170 @@ void putInRounds(Loop &L, FunctionCallee Vote) {
     Phi.addIncoming(&Phi, Go);
 }
 
+/// A copy at Before of V, a value fixed in L (isFixedIn): what is defined in L is cloned.
+Value *materialize(const Loop &L, Value *V, Instruction *Before) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || L.isLoopInvariant(I))
+    return V;
+  Instruction *Copy = I->clone();
+  for (Use &Op : Copy->operands())
+    Op.set(materialize(L, Op.get(), Before));
+  Copy->insertBefore(Before);
+  return Copy;
+}
+
+/// Whether V is the same in every thread of a block: constants, arguments, the block's and
+/// grid's indices and sizes, and pure arithmetic on them.
+bool isBlockUniform(const Value *V, unsigned Depth = 0) {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return true;
+  if (auto *Call = dyn_cast<CallBase>(V)) {
+    const Primitive *P = primitiveOf(Call->getCalledFunction());
+    return P && P->Class == PrimitiveClass::Index && P->Slot >= SlotCtaid;
+  }
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 8 || isa<PHINode>(I) || I->mayReadOrWriteMemory() || I->mayHaveSideEffects())
+    return false;
+  return all_of(I->operands(), [&](const Use &Op) { return isBlockUniform(Op.get(), Depth + 1); });
+}
+
+/// For start = X + threadIdx.x with X the same in the whole block: X; else null.
+Value *blockFirstStart(Value *Start) {
+  auto *Add = dyn_cast<BinaryOperator>(Start);
+  if (!Add || (Add->getOpcode() != Instruction::Add &&
+               !(Add->getOpcode() == Instruction::Or && cast<PossiblyDisjointInst>(Add)->isDisjoint())))
+    return nullptr;
+  for (unsigned Side = 0; Side < 2; ++Side) {
+    auto *Call = dyn_cast<CallBase>(Add->getOperand(Side));
+    const Primitive *P = Call ? primitiveOf(Call->getCalledFunction()) : nullptr;
+    if (P && P->Class == PrimitiveClass::Index && P->Slot == SlotTid &&
+        isBlockUniform(Add->getOperand(1 - Side)))
+      return Add->getOperand(1 - Side);
+  }
+  return nullptr;
+}
+
+/// The rounds without a vote, when the loop is `for (i = X + threadIdx.x; i < n; i += step)`
+/// in signed arithmetic that may not wrap (nsw: a wrap would be undefined) with X, n and step
+/// the same in the whole block. Round k's i is start + k * step, computed in 64 bits where it
+/// cannot wrap; some thread has iteration k exactly when the block's lowest start, X (thread
+/// x = 0), has: so the rounds go on while X + k * step < n, a test the same in every thread,
+/// after a plain barrier:
+///
+///   for (k = 0; syncthreads(), X + k * step < n; k++)
+///     if (start + k * step < n) { body with i = start + k * step }
+///
+/// The loop keeps only k, one value for the block (the split keeps nothing per thread for
+/// it); for each thread's own iterations i is what the repeated additions give. Where X +
+/// threadIdx.x may wrap (X within blockDim.x of the largest int), the lowest start may be any
+/// int: the test then starts from INT_MIN, so that it still holds while any thread has an
+/// iteration left (extra rounds do nothing). Other values the loop carries stay in the
+/// header's phis. False if the loop is not of that form.
+bool putInRoundsByBlockStart(Loop &L, const GridStrideCounter &Counter, FunctionCallee Barrier) {
+  BasicBlock *H = L.getHeader();
+  auto *Br = cast<BranchInst>(H->getTerminator());
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  BasicBlock *Pre = L.getLoopPreheader();
+  if (!Cmp || !Pre || !Counter.Next->hasNoSignedWrap() || Counter.Next->getParent() == H)
+    return false;
+  Value *Start = Counter.IV->getIncomingValueForBlock(Pre);
+  Value *X = blockFirstStart(Start);
+  if (!X || !isBlockUniform(Counter.Step))
+    return false;
+  bool InOnTrue = L.contains(Br->getSuccessor(0));
+  ICmpInst::Predicate Pred = InOnTrue ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  Value *Bound = Cmp->getOperand(1);
+  if (Cmp->getOperand(1) == Counter.IV) {
+    Pred = ICmpInst::getSwappedPredicate(Pred);
+    Bound = Cmp->getOperand(0);
+  } else if (Cmp->getOperand(0) != Counter.IV) {
+    return false;
+  }
+  if ((Pred != ICmpInst::ICMP_SLT && Pred != ICmpInst::ICMP_SLE) || !isBlockUniform(Bound))
+    return false;
+  // The header's other instructions (pure: whyNotShape) move after the test; none may be
+  // used outside the loop.
+  for (Instruction &I : *H)
+    for (User *U : I.users())
+      if (!L.contains(cast<Instruction>(U)))
+        return false;
+
+  LLVMContext &C = H->getContext();
+  Function &F = *H->getParent();
+  Module &M = *F.getParent();
+  BasicBlock *In = Br->getSuccessor(InOnTrue ? 0 : 1), *Out = Br->getSuccessor(InOnTrue ? 1 : 0);
+  SmallVector<BasicBlock *, 4> Latches;
+  L.getLoopLatches(Latches);
+  SmallVector<Instruction *, 8> HeaderCode;
+  for (Instruction &I : *H)
+    if (!isa<PHINode>(I) && !I.isTerminator())
+      HeaderCode.push_back(&I);
+  auto *Go = BasicBlock::Create(C, H->getName() + ".gs.round", &F, In);
+  auto *Join = BasicBlock::Create(C, H->getName() + ".gs.next", &F, In);
+  Type *I64 = Type::getInt64Ty(C);
+  auto *IntTy = cast<IntegerType>(Counter.IV->getType());
+  auto Test = [&](IRBuilder<> &B, Value *Wide, Value *N) {
+    return Pred == ICmpInst::ICMP_SLT ? B.CreateICmpSLT(Wide, N) : B.CreateICmpSLE(Wide, N);
+  };
+
+  // The header: k, the barrier, the block's test.
+  PHINode *K = PHINode::Create(I64, 2, "gs.k");
+  K->insertBefore(H->getFirstNonPHI());
+  IRBuilder<> B(Br);
+  B.CreateCall(Barrier);
+  Value *Step64 = B.CreateSExt(materialize(L, Counter.Step, Br), I64);
+  Value *N64 = B.CreateSExt(materialize(L, Bound, Br), I64);
+  Value *X64 = B.CreateSExt(materialize(L, X, Br), I64);
+  CallInst *NtidX =
+      B.CreateCall(M.getOrInsertFunction(indexPrimitiveName(SlotNtid), B.getInt32Ty()));
+  NtidX->setDoesNotAccessMemory();
+  NtidX->setDoesNotThrow();
+  NtidX->addFnAttr(Attribute::WillReturn);
+  APInt Limit = APInt::getSignedMaxValue(IntTy->getBitWidth()).sext(64) + 1;
+  Value *NoWrap = B.CreateICmpSLE(B.CreateAdd(X64, B.CreateZExt(NtidX, I64)), B.getInt(Limit));
+  Value *IntMin = B.getInt(APInt::getSignedMinValue(IntTy->getBitWidth()).sext(64));
+  Value *Lowest = B.CreateSelect(NoWrap, X64, IntMin, "gs.lowest");
+  Value *KStep = B.CreateMul(K, Step64, "gs.kstep", false, true);
+  B.CreateCondBr(Test(B, B.CreateAdd(Lowest, KStep, "", false, true), N64), Go, Out);
+  Br->eraseFromParent();
+
+  // After the test: the thread's i in round k, whether it has that iteration, and the
+  // header's own (pure) code on that i.
+  IRBuilder<> BG(Go);
+  Value *Wide = BG.CreateAdd(BG.CreateSExt(Start, I64), KStep, "gs.i.wide", false, true);
+  Value *Runs = Test(BG, Wide, N64);
+  Value *I = BG.CreateTrunc(Wide, IntTy, "gs.i");
+  BranchInst *GoBr = BG.CreateCondBr(Runs, In, Join);
+  for (Instruction *Inst : HeaderCode)
+    Inst->moveBefore(GoBr);
+  for (PHINode &Phi : In->phis())
+    Phi.replaceIncomingBlockWith(H, Go);
+
+  // The latches go to Join, which steps k for every thread; the carried values meet there.
+  IRBuilder<> BJ(Join);
+  Value *KNext = BJ.CreateAdd(K, BJ.getInt64(1), "gs.k.next");
+  BJ.CreateBr(H);
+  K->addIncoming(BJ.getInt64(0), Pre);
+  K->addIncoming(KNext, Join);
+  for (PHINode &Phi : H->phis()) {
+    if (&Phi == K || &Phi == Counter.IV)
+      continue;
+    PHINode *Meet = PHINode::Create(Phi.getType(), Latches.size() + 1, Phi.getName() + ".gs");
+    Meet->insertBefore(Join->getFirstNonPHI());
+    for (BasicBlock *Latch : Latches)
+      Meet->addIncoming(Phi.getIncomingValueForBlock(Latch), Latch);
+    Meet->addIncoming(&Phi, Go);
+    for (BasicBlock *Latch : Latches)
+      Phi.removeIncomingValue(Latch, /*DeletePHIIfEmpty=*/false);
+    Phi.addIncoming(Meet, Join);
+  }
+  for (BasicBlock *Latch : Latches)
+    Latch->getTerminator()->replaceSuccessorWith(H, Join);
+  Counter.IV->replaceAllUsesWith(I);
+  Counter.IV->eraseFromParent();
+  return true;
+}
+
 /// In rounds, a worker runs round k of a block's threads (blockDim consecutive elements),
 /// then round k+1 a grid stride further on: a jump the hardware prefetchers do not follow,
 /// so that each round would wait for memory. Each iteration asks for what the same thread
@@ -298,7 +462,7 @@ void putInRounds(Loop &L, FunctionCallee Vote) {
 /// a prefetch of a[i + PrefetchRounds * step], computed in 64 bits (a prefetch past the end
 /// of an array does nothing).
 void prefetchAhead(Loop &L, const GridStrideCounter &Counter) {
-  const unsigned PrefetchRounds = 4, MaxPrefetches = 4;
+  const unsigned PrefetchRounds = 16, MaxPrefetches = 4;
   SmallVector<GetElementPtrInst *, 4> Arrays;
   SmallPtrSet<const Value *, 4> Bases;
   auto IsCounter = [&](const Value *V) {
@@ -333,7 +497,8 @@ void prefetchAhead(Loop &L, const GridStrideCounter &Counter) {
 
 /// Puts the outermost legal grid-stride loops under L in rounds; counts them, and keeps the
 /// first reason a grid-stride loop was refused.
-void visit(Loop &L, LoopCheck Proto, FunctionCallee Vote, GridStrideRounds &R) {
+void visit(Loop &L, LoopCheck Proto, FunctionCallee Vote, FunctionCallee Barrier,
+           GridStrideRounds &R) {
   if (std::optional<GridStrideCounter> Counter = gridStrideCounter(L)) {
     LoopCheck Check = Proto;
     std::string Why = whyNotShape(L);
@@ -341,7 +506,8 @@ void visit(Loop &L, LoopCheck Proto, FunctionCallee Vote, GridStrideRounds &R) {
       Why = Check.whyNot(L);
     if (Why.empty()) {
       prefetchAhead(L, *Counter);
-      putInRounds(L, Vote);
+      if (!putInRoundsByBlockStart(L, *Counter, Barrier))
+        putInRounds(L, Vote);
       ++R.Loops;
       return;
     }
@@ -349,7 +515,7 @@ void visit(Loop &L, LoopCheck Proto, FunctionCallee Vote, GridStrideRounds &R) {
       R.WhyNot = Why;
   }
   for (Loop *Sub : L.getSubLoops())
-    visit(*Sub, Proto, Vote, R);
+    visit(*Sub, Proto, Vote, Barrier, R);
 }
 
 /// Whether F, or a function it calls, reads gridDim: a cheap test before the copy, which
@@ -369,6 +535,14 @@ bool mayHaveGridStride(Function &Root) {
   return false;
 }
 
+/// The declarations of the barriers the copy called, when nothing calls them any more.
+void dropUnusedDeclarations(Module &M) {
+  for (StringRef Short : {"syncthreads_or", "syncthreads"})
+    if (const Primitive *P = primitiveShortNamed(Short))
+      if (Function *F = M.getFunction(P->Name); F && F->isDeclaration() && F->use_empty())
+        F->eraseFromParent();
+}
+
 } // namespace
 
 GridStrideRounds gridStrideRoundsBody(Function &Kernel, FunctionAnalysisManager &FAM) {
@@ -377,7 +551,8 @@ GridStrideRounds gridStrideRoundsBody(Function &Kernel, FunctionAnalysisManager 
     return R; // -O0, or no grid-stride loop: the split stays as it is
   Module &M = *Kernel.getParent();
   const Primitive *Or = primitiveShortNamed("syncthreads_or");
-  if (!Or)
+  const Primitive *Sync = primitiveShortNamed("syncthreads");
+  if (!Or || !Sync)
     return R;
   ValueToValueMapTy VMap;
   Function *Work = CloneFunction(&Kernel, VMap);
@@ -393,20 +568,21 @@ GridStrideRounds gridStrideRoundsBody(Function &Kernel, FunctionAnalysisManager 
   SmallPtrSet<const Value *, 8> SharedVars;
   for (GlobalValue *GV : annotatedGlobals(M, AnnotShared, /*Remove=*/false))
     SharedVars.insert(GV);
-  bool VoteDeclared = M.getFunction(Or->Name) != nullptr;
-  FunctionCallee Vote = M.getOrInsertFunction(
-      Or->Name, FunctionType::get(Type::getInt32Ty(M.getContext()),
-                                  {Type::getInt32Ty(M.getContext())}, false));
-  cast<Function>(Vote.getCallee())->addFnAttr(Attribute::Convergent);
+  Type *I32 = Type::getInt32Ty(M.getContext());
+  FunctionCallee Vote =
+      M.getOrInsertFunction(Or->Name, FunctionType::get(I32, {I32}, false));
+  FunctionCallee Barrier = M.getOrInsertFunction(
+      Sync->Name, FunctionType::get(Type::getVoidTy(M.getContext()), false));
+  for (FunctionCallee Fn : {Vote, Barrier})
+    cast<Function>(Fn.getCallee())->addFnAttr(Attribute::Convergent);
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(*Work);
   LoopCheck Proto(SharedVars, LI);
   SmallVector<Loop *, 4> Top(LI.begin(), LI.end());
   for (Loop *L : Top)
-    visit(*L, Proto, Vote, R);
+    visit(*L, Proto, Vote, Barrier, R);
   if (!R.Loops) {
     Drop();
-    if (auto *F = dyn_cast<Function>(Vote.getCallee()); !VoteDeclared && F && F->use_empty())
-      F->eraseFromParent();
+    dropUnusedDeclarations(M);
     return R;
   }
   FAM.invalidate(*Work, PreservedAnalyses::none());
@@ -436,9 +612,11 @@ void remarkGridStrideRounds(Function &HostFn, StringRef Kernel, const GridStride
 void eraseGridStrideRoundsBody(GridStrideRounds &R, FunctionAnalysisManager &FAM) {
   if (!R.Body)
     return;
+  Module &M = *R.Body->getParent();
   FAM.clear(*R.Body, R.Body->getName());
   R.Body->eraseFromParent();
   R.Body = nullptr;
+  dropUnusedDeclarations(M);
 }
 
 } // namespace kernplug
