@@ -220,7 +220,8 @@ bool isFixedIn(const Loop &L, const Value *V, unsigned Depth = 0) {
     return P && P->Class == PrimitiveClass::Index;
   }
   auto *I = dyn_cast<Instruction>(V);
-  if (!I || Depth > 8 || isa<PHINode>(I) || I->mayReadOrWriteMemory() || I->mayHaveSideEffects())
+  // Also computed again where the loop did not (materialize): nothing that may trap.
+  if (!I || Depth > 8 || isa<PHINode>(I) || !isSafeToSpeculativelyExecute(I))
     return false;
   return all_of(I->operands(), [&](const Use &Op) { return isFixedIn(L, Op.get(), Depth + 1); });
 }
@@ -313,7 +314,7 @@ bool isBlockUniform(const Value *V, unsigned Depth = 0) {
     return P && P->Class == PrimitiveClass::Index && P->Slot >= SlotCtaid;
   }
   auto *I = dyn_cast<Instruction>(V);
-  if (!I || Depth > 8 || isa<PHINode>(I) || I->mayReadOrWriteMemory() || I->mayHaveSideEffects())
+  if (!I || Depth > 8 || isa<PHINode>(I) || !isSafeToSpeculativelyExecute(I))
     return false;
   return all_of(I->operands(), [&](const Use &Op) { return isBlockUniform(Op.get(), Depth + 1); });
 }
@@ -335,11 +336,11 @@ Value *blockFirstStart(Value *Start) {
 }
 
 /// The rounds without a vote, when the loop is `for (i = X + threadIdx.x; i < n; i += step)`
-/// in signed arithmetic that may not wrap (nsw: a wrap would be undefined) with X, n and step
-/// the same in the whole block. Round k's i is start + k * step, computed in 64 bits where it
-/// cannot wrap; some thread has iteration k exactly when the block's lowest start, X (thread
-/// x = 0), has: so the rounds go on while X + k * step < n, a test the same in every thread,
-/// after a plain barrier:
+/// in signed arithmetic that may not wrap (nsw: a wrap would be undefined), on a counter of
+/// fewer than 64 bits, with X, n and step the same in the whole block. Round k's i is start +
+/// k * step, computed in 64 bits where it cannot wrap; some thread has iteration k exactly
+/// when the block's lowest start, X (thread x = 0), has: so the rounds go on while X + k *
+/// step < n, a test the same in every thread, after a plain barrier:
 ///
 ///   for (k = 0; syncthreads(), X + k * step < n; k++)
 ///     if (start + k * step < n) { body with i = start + k * step }
@@ -356,6 +357,9 @@ bool putInRoundsByBlockStart(Loop &L, const GridStrideCounter &Counter, Function
   auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
   BasicBlock *Pre = L.getLoopPreheader();
   if (!Cmp || !Pre || !Counter.Next->hasNoSignedWrap() || Counter.Next->getParent() == H)
+    return false;
+  // 64-bit arithmetic bounds every value only for narrower counters.
+  if (Counter.IV->getType()->getIntegerBitWidth() >= 64)
     return false;
   Value *Start = Counter.IV->getIncomingValueForBlock(Pre);
   Value *X = blockFirstStart(Start);

@@ -6,6 +6,7 @@
  *   hist        the shared-memory histogram (in rounds), at several grid and block sizes,
  *               n of 0, fewer elements than threads, and not a multiple of the grid
  *   hist_u      the same on an unsigned counter (in rounds that vote: it may wrap)
+ *   hist_long   the same on a 64-bit counter (in rounds that vote)
  *   hist_hash   the same with a per-thread hash of its elements in visit order carried across
  *               the loop (in rounds: each thread must still see its own elements in order)
  *   slots       an atomic whose result is used (a slot per element): kept thread by thread;
@@ -34,6 +35,15 @@ __attribute__((kernel)) void hist_u(const unsigned char *v, unsigned n, unsigned
   for (unsigned b = threadIdx.x; b < BINS; b += blockDim.x) local[b] = 0;
   syncthreads();
   for (unsigned i = grid(1); i < n; i += gridsize(1)) atomic_add(&local[v[i]], 1u);
+  syncthreads();
+  for (unsigned b = threadIdx.x; b < BINS; b += blockDim.x) atomic_add(&bins[b], local[b]);
+}
+
+__attribute__((kernel)) void hist_long(const unsigned char *v, long n, unsigned *bins) {
+  static __attribute__((shared)) unsigned local[BINS];
+  for (unsigned b = threadIdx.x; b < BINS; b += blockDim.x) local[b] = 0;
+  syncthreads();
+  for (long i = grid(1); i < n; i += gridsize(1)) atomic_add(&local[v[i]], 1u);
   syncthreads();
   for (unsigned b = threadIdx.x; b < BINS; b += blockDim.x) atomic_add(&bins[b], local[b]);
 }
@@ -131,6 +141,13 @@ static void check_one(unsigned blocks, unsigned threads, int n) {
   for (int b = 0; b < BINS; b++)
     KT_CHECK(got[b] == want[b], "hist_u %u x %u, n %d, bin %d: %u != %u", blocks, threads, n, b,
              got[b], want[b]);
+
+  copy_to_device(bins, zero, BINS);
+  launch(hist_long, blocks, threads)(d, (long)n, bins);
+  copy_to_host(got, bins, BINS);
+  for (int b = 0; b < BINS; b++)
+    KT_CHECK(got[b] == want[b], "hist_long %u x %u, n %d, bin %d: %u != %u", blocks, threads, n,
+             b, got[b], want[b]);
 
   copy_to_device(bins, zero, BINS);
   launch(hist_hash, blocks, threads)(d, n, bins, hash);
