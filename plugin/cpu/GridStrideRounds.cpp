@@ -376,12 +376,16 @@ bool putInRoundsByBlockStart(Loop &L, const GridStrideCounter &Counter, Function
   }
   if ((Pred != ICmpInst::ICMP_SLT && Pred != ICmpInst::ICMP_SLE) || !isBlockUniform(Bound))
     return false;
-  // The header's other instructions (pure: whyNotShape) move after the test; none may be
-  // used outside the loop.
-  for (Instruction &I : *H)
+  // The header's other instructions (pure: whyNotShape) move after the test, where a thread
+  // that has no iteration left computes them on an i it never had: none may trap, and none
+  // may be used outside the loop.
+  for (Instruction &I : *H) {
+    if (!isa<PHINode>(I) && !I.isTerminator() && !isSafeToSpeculativelyExecute(&I))
+      return false;
     for (User *U : I.users())
       if (!L.contains(cast<Instruction>(U)))
         return false;
+  }
 
   LLVMContext &C = H->getContext();
   Function &F = *H->getParent();
