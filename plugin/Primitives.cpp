@@ -33,6 +33,13 @@ const Primitive *primitiveNamed(StringRef Name) {
   return nullptr;
 }
 
+const Primitive *primitiveShortNamed(StringRef Short) {
+  for (const Primitive &P : Table)
+    if (P.ShortName == Short)
+      return &P;
+  return nullptr;
+}
+
 const Primitive *primitiveOf(const Function *F) {
   return F && F->isDeclaration() ? primitiveNamed(F->getName()) : nullptr;
 }

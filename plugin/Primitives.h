@@ -42,6 +42,8 @@ struct Primitive {
 const Primitive *primitiveOf(const llvm::Function *F);
 /// The primitive named Name (an IR name), or nullptr.
 const Primitive *primitiveNamed(llvm::StringRef Name);
+/// The primitive whose ShortName is Short, or nullptr.
+const Primitive *primitiveShortNamed(llvm::StringRef Short);
 /// The IR name of the index primitive that fills Slot (0..11).
 llvm::StringRef indexPrimitiveName(unsigned Slot);
 

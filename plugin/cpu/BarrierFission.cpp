@@ -32,6 +32,7 @@
 #include "cpu/BarrierFission.h"
 #include "cpu/CpuBlockEntry.h"
 #include "cpu/Divergence.h"
+#include "cpu/GridStrideRounds.h"
 #include "cpu/WarpCollectives.h"
 #include "DevicePass.h"
 #include "Diagnostics.h"
@@ -905,7 +906,18 @@ PreservedAnalyses BarrierFissionPass::run(Module &M, ModuleAnalysisManager &MAM)
       continue;
     Changed = true;
     K.CpuEntriesBuilt = true;
-    FissionResult R = buildBarrierBlockEntry(Builder, K.Fn, K.Name, FAM);
+    // Grid-stride loops in rounds (GridStrideRounds.h): the split of a copy of the kernel
+    // whose loops vote each round, else of the kernel as it is.
+    GridStrideRounds Rounds = gridStrideRoundsBody(*K.Fn, FAM);
+    FissionResult R =
+        buildBarrierBlockEntry(Builder, Rounds.Body ? Rounds.Body : K.Fn, K.Name, FAM);
+    std::string RoundsFailed;
+    if (Rounds.Body && !R.Entry) {
+      RoundsFailed = R.WhyNot.empty() ? "internal" : R.WhyNot;
+      R = buildBarrierBlockEntry(Builder, K.Fn, K.Name, FAM);
+    }
+    remarkGridStrideRounds(*K.HostFn, K.Name, Rounds, RoundsFailed);
+    eraseGridStrideRoundsBody(Rounds, FAM);
     if (R.Entry && R.Warps) {
       K.CpuBlockEntry = R.Entry;
       K.Flags |= KP_KERNEL_CPU_BLOCK_WARPS;

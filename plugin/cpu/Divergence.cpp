@@ -228,6 +228,17 @@ bool Divergence::isWarpAligned(const Instruction &I) const {
   }
 }
 
+/// What the split made of a vote (BarrierFission.cpp, WarpCollectives.cpp): one value for the
+/// whole block (or warp) wherever its operands, a pointer to every thread's predicate, come
+/// from; the barrier it follows is checked to be reached by all threads or none.
+static bool isVoteResult(const Instruction &I, Divergence::Granularity G) {
+  auto *Call = dyn_cast<CallBase>(&I);
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  return Callee && (Callee->hasFnAttribute("kernplug-block-uniform") ||
+                    (G == Divergence::Granularity::Warp &&
+                     Callee->hasFnAttribute("kernplug-warp-uniform")));
+}
+
 Divergence::Divergence(Function &F, const Argument *Idx, const PostDominatorTree &PDT,
                        AAResults *AA, Granularity G)
     : Idx(Idx), AA(AA), G(G) {
@@ -238,7 +249,7 @@ Divergence::Divergence(Function &F, const Argument *Idx, const PostDominatorTree
     Changed = false;
     for (BasicBlock &BB : F)
       for (Instruction &I : BB) {
-        if (!Div.contains(&I) && !isWarpAligned(I) &&
+        if (!Div.contains(&I) && !isWarpAligned(I) && !isVoteResult(I, G) &&
             (isSeed(I) || any_of(I.operands(), [&](const Use &U) { return Div.contains(U); }))) {
           Div.insert(&I);
           Changed = true;

@@ -760,6 +760,12 @@ std::string interchange(KernelEntry &K, FunctionAnalysisManager &FAM) {
 
 } // namespace
 
+bool simplifyGridStrideBody(Function &F, FunctionAnalysisManager &FAM) {
+  return simplifyBody(F, FAM);
+}
+
+bool isMathFunctionName(StringRef Name) { return isMathFunction(Name); }
+
 PreservedAnalyses GridStrideInterchangePass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::vector<KernelEntry> Kernels = readKernelEntries(M);
   FunctionAnalysisManager &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();

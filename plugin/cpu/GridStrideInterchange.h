@@ -13,6 +13,14 @@ namespace kernplug {
 /// the loop over the worker's blocks and threads, so that consecutive threads
 /// touch consecutive elements; the block-loop entry stays as its fallback. A
 /// remark says which entry each kernel got and why.
+/// Inlines F's calls to defined functions, then promotes its locals and hoists what its
+/// loops do not change (SROA, CSE, InstCombine, LICM); false if it grows too large. The
+/// form in which grid-stride loops are matched (also by GridStrideRounds.cpp).
+bool simplifyGridStrideBody(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+
+/// Whether Name is a C math function (or its f/l form): it touches no memory but errno.
+bool isMathFunctionName(llvm::StringRef Name);
+
 class GridStrideInterchangePass : public llvm::PassInfoMixin<GridStrideInterchangePass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
