@@ -32,6 +32,8 @@
 #include "cpu/BarrierFission.h"
 #include "cpu/CpuBlockEntry.h"
 #include "cpu/Divergence.h"
+#include "cpu/ThreadLoopVersioning.h"
+#include "cpu/ThreadRangeSplit.h"
 #include "cpu/WarpCollectives.h"
 #include "DevicePass.h"
 #include "Diagnostics.h"
@@ -41,6 +43,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -193,6 +196,16 @@ private:
   SmallVector<bool, 8> WarpSplit;
   SmallPtrSet<Instruction *, 8> WarpStandIns; // lowerWarpCollectives's stand-ins
   Value *Threads = nullptr;                  // in the entry: the block's thread count, i64
+  // Stores of uniform values before barriers: emitRegion makes them once per block where
+  // the value can be computed before the region's thread loop (thread 0's element).
+  SmallPtrSet<StoreInst *, 16> UniformSaves;
+
+public:
+  // What emit did, for the remark: regions whose thread loop was split at a branch on
+  // threadIdx.x (the branches' lines), uniform values stored once per block, regions
+  // whose exit is stored once per block.
+  SmallVector<unsigned, 4> SplitLines;
+  unsigned SplitRegions = 0, OnceSaves = 0, OnceExits = 0;
 };
 
 /// The first call in F to a defined function that Wanted picks, or nullptr.
@@ -451,9 +464,7 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
   }
 
   for (auto &[V, At] : LiveValues()) {
-    // Warp by warp, warp 0 may run ahead of the others up to the next block barrier (a loop
-    // of shuffles): thread 0's copy is not theirs. Each lane reads its own then.
-    bool Uniform = !WarpMode && !Div.isDivergent(V);
+    bool Uniform = !Div.isDivergent(V);
     AllocaInst *Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".saved");
     Storages.push_back({Slot, Uniform});
     PerThreadBytes += threadStride(Slot, DL); // uniform ones too: one per thread
@@ -463,10 +474,15 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
     DenseMap<BasicBlock *, Value *> Restored;
     for (unsigned R : At) {
       Instruction *Start = &*Roots[R]->getFirstInsertionPt();
-      new StoreInst(V, Slot, Barriers[R - 1]->getTerminator()->getPrevNode());
+      auto *Save = new StoreInst(V, Slot, Barriers[R - 1]->getTerminator()->getPrevNode());
       auto *New = new LoadInst(V->getType(), Slot, V->getName() + ".restored", Start);
-      if (Uniform)
+      // Warp by warp, warp 0 may run ahead of the others up to the next block barrier (a
+      // loop of shuffles): thread 0's copy is not theirs after a warp collective, and each
+      // lane reads its own there. After a block barrier, every thread has stored the same.
+      if (Uniform && (!WarpMode || !WarpSplit[R - 1]))
         HoistedReloads[R].push_back(New);
+      if (Uniform && !WarpMode)
+        UniformSaves.insert(Save);
       SSA.AddAvailableValue(Roots[R], New);
       Restored[Roots[R]] = New;
     }
@@ -630,11 +646,72 @@ Value *Fission::emitBlockVote(CallInst *Vote, IRBuilder<> &B,
 /// block barriers and the end until every warp has got there.
 enum : unsigned { WaitBit = 1u << 16 };
 
+/// The value Phi has in a copy of the region made of Region's blocks, where it comes from one
+/// value only; or nullptr.
+static Value *onlyIncoming(PHINode *Phi, const SmallPtrSetImpl<BasicBlock *> &Region) {
+  Value *Only = nullptr;
+  for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K)
+    if (Region.contains(Phi->getIncomingBlock(K))) {
+      if (Only && Only != Phi->getIncomingValue(K))
+        return nullptr;
+      Only = Phi->getIncomingValue(K);
+    }
+  return Only == Phi ? nullptr : Only;
+}
+
+/// Whether V is the same in every thread of a row of the block and can be computed before
+/// the row's loop over x (Row) or before the region's thread loops (!Row): built by pure
+/// instructions from constants, arguments, the block's geometry, threadIdx.y and z (Row),
+/// and what Pre already holds (uniform values reloaded before the loop, block votes).
+/// In a region's copy, a phi whose other incoming edges come from other regions is the value
+/// of its one edge in the region (a loop's counter after a barrier in the loop): Region.
+static bool isRowValue(Value *V, const Argument *Idx, const DenseMap<Value *, Value *> &Pre,
+                       bool Row, unsigned &Budget, const SmallPtrSetImpl<BasicBlock *> &Region) {
+  if (isa<Constant, Argument>(V) || Pre.count(V))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Budget == 0)
+    return false;
+  --Budget;
+  if (auto *Phi = dyn_cast<PHINode>(I)) {
+    Value *Only = onlyIncoming(Phi, Region);
+    return Only && isRowValue(Only, Idx, Pre, Row, Budget, Region);
+  }
+  if (std::optional<unsigned> Slot = indexLoadSlot(I, Idx))
+    return *Slot >= SlotCtaid ? *Slot != SlotLinear : (Row && *Slot != SlotTid);
+  bool Pure = !I->mayReadOrWriteMemory() && !isa<PHINode, AllocaInst>(I) && !I->isTerminator() &&
+              isSafeToSpeculativelyExecute(I);
+  return Pure && all_of(I->operands(), [&](Value *Op) {
+           return isRowValue(Op, Idx, Pre, Row, Budget, Region);
+         });
+}
+
+/// V (isRowValue) computed at B: clones of its instructions, Map giving what exists already.
+static Value *emitRowValue(Value *V, IRBuilder<> &B, DenseMap<Value *, Value *> &Map,
+                           ValueToValueMapTy &VMap, const SmallPtrSetImpl<BasicBlock *> &Region) {
+  if (auto It = Map.find(V); It != Map.end())
+    return It->second;
+  if (isa<Argument>(V))
+    return VMap[V];
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return V;
+  if (auto *Phi = dyn_cast<PHINode>(I))
+    return Map[V] = emitRowValue(onlyIncoming(Phi, Region), B, Map, VMap, Region);
+  Instruction *C = I->clone();
+  for (Use &Op : C->operands())
+    Op.set(emitRowValue(Op.get(), B, Map, VMap, Region));
+  B.Insert(C, I->getName());
+  Map[V] = C;
+  return C;
+}
+
 bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
                          DenseMap<AllocaInst *, AllocaInst *> &Home, AllocaInst *Next,
                          BasicBlock *Dispatch, const WarpFrame *Warp) {
   Function *E = Fr.F;
   LLVMContext &C = E->getContext();
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
   ValueToValueMapTy VMap;
   for (unsigned I = 0; I + 1 < F.arg_size(); ++I)
     VMap[F.getArg(I)] = Fr.Args[I];
@@ -642,99 +719,230 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
   SmallPtrSet<Instruction *, 16> Skip;
   for (Storage &S : Storages)
     Skip.insert(S.Slot);
+  DenseMap<Value *, Value *> Pre; // values of the region's code computed before its loops
   // Uniform values saved at the barrier before this region: read once (thread 0's copy),
-  // before any thread stores the values of the next barrier. Every thread still stores its
-  // own copy: one slot written by all would be a value carried out of the thread loop, which
-  // stops the vectoriser.
+  // before any thread stores the values of the next barrier.
   for (LoadInst *L : HoistedReloads.lookup(R)) {
     AllocaInst *Slot = Home[cast<AllocaInst>(L->getPointerOperand())];
-    VMap[L] = B.CreateLoad(L->getType(), Slot, L->getName());
+    Pre[L] = VMap[L] = B.CreateLoad(L->getType(), Slot, L->getName());
     Skip.insert(L);
   }
   // A block vote's result: every thread has stored its predicate before the barrier.
   CallInst *WarpStandIn = nullptr;
   for (Instruction &I : *Roots[R])
     if (auto *Vote = dyn_cast<CallInst>(&I); Vote && Votes.contains(Vote)) {
-      VMap[Vote] = emitBlockVote(Vote, B, Home);
+      Pre[Vote] = VMap[Vote] = emitBlockVote(Vote, B, Home);
       Skip.insert(Vote);
     } else if (Vote && WarpStandIns.contains(Vote)) {
       WarpStandIn = Vote;
       Skip.insert(Vote);
     }
+  SmallVector<BasicBlock *, 16> Order;
+  for (BasicBlock &BB : F)
+    if (Regions[R].contains(&BB))
+      Order.push_back(&BB);
+  auto IsPre = [&](Value *V, bool Row) {
+    unsigned Budget = MaxRematSize;
+    return isRowValue(V, Idx, Pre, Row, Budget, Regions[R]);
+  };
+  // A uniform value saved for a later region that the code before the loop can compute (from
+  // the values reloaded above, say) is stored once here, after those reloads, instead of by
+  // every thread: only thread 0's element is read back.
+  for (BasicBlock *BB : Order)
+    for (Instruction &I : *BB)
+      if (auto *Save = dyn_cast<StoreInst>(&I);
+          Save && UniformSaves.contains(Save) && IsPre(Save->getValueOperand(), false)) {
+        DenseMap<Value *, Value *> Map(Pre);
+        B.CreateStore(emitRowValue(Save->getValueOperand(), B, Map, VMap, Regions[R]),
+                      Home[cast<AllocaInst>(Save->getPointerOperand())]);
+        Skip.insert(Save);
+        ++OnceSaves;
+      }
+  // Where the region leaves to. Every thread leaves the same way (the uniformity check): with
+  // one way out, that is stored once, not by each thread, where one entry is all that is read
+  // (the block's first, or in warp rounds the warp's first lane's).
+  auto ExitOf = [&](Instruction &I, BasicBlock *BB) -> std::optional<unsigned> {
+    if (!isBlockBarrier(I) && !isWarpCollectiveCall(I) && !isa<ReturnInst>(I))
+      return std::nullopt;
+    unsigned To = isa<ReturnInst>(I) ? Roots.size() : BarrierIdx.lookup(BB) + 1;
+    if (WarpMode && !isWarpCollectiveCall(I))
+      To |= WaitBit;
+    return To;
+  };
+  SmallSet<unsigned, 4> Exits;
+  for (BasicBlock *BB : Order)
+    for (Instruction &I : *BB)
+      if (std::optional<unsigned> To = ExitOf(I, BB)) {
+        Exits.insert(*To);
+        break;
+      }
+  bool ExitOnce = Exits.size() == 1 && (!WarpMode || Warp);
+  if (ExitOnce) {
+    Value *Slot = Warp ? B.CreateInBoundsGEP(I32, Next, Warp->FirstLinear) : Next;
+    B.CreateStore(ConstantInt::get(I32, *Exits.begin()), Slot);
+    ++OnceExits;
+  }
   auto HomeOf = [&](Value *A) -> Value * { return Home[cast<AllocaInst>(A)]; };
   auto OwnOf = [&](Value *A) -> Value * { return VMap[A]; };
   WarpSlots Slots{HomeOf, OwnOf}; // function_refs: the lambdas must outlive them
   // A warp collective's: what the lanes need from each other, before any lane runs on.
   Value *Gathered = WarpStandIn ? emitWarpPrologue(WarpStandIn, B, *Warp, Slots) : nullptr;
-  ThreadLoopNest Nest = openThreadLoops(B, Fr);
-  // The linear id in 64 bits from the counters, so that x-consecutive threads have
-  // consecutive slots for the vectoriser.
-  Type *I64 = B.getInt64Ty();
-  auto Wide = [&](Value *V) { return B.CreateZExt(V, I64); };
-  Value *Lin = B.CreateNUWAdd(
-      Wide(Nest.Dims[0].Counter),
-      B.CreateNUWMul(Wide(Fr.Ntid[0]),
-                     B.CreateNUWAdd(Wide(Nest.Dims[1].Counter),
-                                    B.CreateNUWMul(Wide(Fr.Ntid[1]), Wide(Nest.Dims[2].Counter)))));
-  for (Storage &S : Storages)
-    VMap[S.Slot] =
-        B.CreateInBoundsGEP(Home[S.Slot]->getAllocatedType(), Home[S.Slot], Lin, S.Slot->getName());
-  Value *NextOfThread = B.CreateInBoundsGEP(B.getInt32Ty(), Next, Lin);
-  if (WarpStandIn)
-    VMap[WarpStandIn] = emitWarpLaneResult(
-        WarpStandIn, B, *Warp, Slots, Gathered,
-        B.CreateTrunc(B.CreateSub(Lin, Warp->FirstLinear), B.getInt32Ty(), "kp.lane"));
-  BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
-  SmallVector<BasicBlock *, 16> Order;
-  for (BasicBlock &BB : F)
-    if (Regions[R].contains(&BB))
-      Order.push_back(&BB);
-  for (BasicBlock *BB : Order)
-    VMap[BB] = BasicBlock::Create(C, BB->getName(), E, Latch);
-  B.CreateBr(cast<BasicBlock>(VMap[Roots[R]]));
 
-  SmallVector<Instruction *, 64> Cloned;
-  for (BasicBlock *BB : Order) {
-    auto *NB = cast<BasicBlock>(VMap[BB]);
-    for (Instruction &I : *BB) {
-      if (Skip.contains(&I) || isa<DbgInfoIntrinsic>(I))
-        continue;
-      // Leaving the region: every thread leaves the same way (the uniformity check).
-      if (isBlockBarrier(I) || isWarpCollectiveCall(I) || isa<ReturnInst>(I)) {
-        unsigned To = isa<ReturnInst>(I) ? Roots.size() : BarrierIdx.lookup(BB) + 1;
-        if (WarpMode && !isWarpCollectiveCall(I))
-          To |= WaitBit;
-        new StoreInst(ConstantInt::get(Type::getInt32Ty(C), To), NextOfThread, NB);
-        BranchInst::Create(Latch, NB);
-        break;
+  // One thread's run of the region at B, whose exits go to Latch; Fixed maps values the
+  // thread is known to have (a branch condition folded in a split loop).
+  auto EmitThread = [&](Value *X, Value *Y, Value *Z, BasicBlock *Latch,
+                        const DenseMap<Value *, Value *> &Fixed) {
+    // The linear id in 64 bits from the counters, so that x-consecutive threads have
+    // consecutive slots for the vectoriser.
+    auto Wide = [&](Value *V) { return B.CreateZExt(V, I64); };
+    Value *Lin = B.CreateNUWAdd(
+        Wide(X), B.CreateNUWMul(Wide(Fr.Ntid[0]),
+                                B.CreateNUWAdd(Wide(Y), B.CreateNUWMul(Wide(Fr.Ntid[1]), Wide(Z)))));
+    for (Storage &S : Storages)
+      VMap[S.Slot] = B.CreateInBoundsGEP(Home[S.Slot]->getAllocatedType(), Home[S.Slot], Lin,
+                                         S.Slot->getName());
+    Value *NextOfThread = B.CreateInBoundsGEP(I32, Next, Lin);
+    if (WarpStandIn)
+      VMap[WarpStandIn] = emitWarpLaneResult(
+          WarpStandIn, B, *Warp, Slots, Gathered,
+          B.CreateTrunc(B.CreateSub(Lin, Warp->FirstLinear), I32, "kp.lane"));
+    for (auto [V, K] : Fixed)
+      VMap[V] = K;
+    for (BasicBlock *BB : Order)
+      VMap[BB] = BasicBlock::Create(C, BB->getName(), E, Latch);
+    B.CreateBr(cast<BasicBlock>(VMap[Roots[R]]));
+    SmallVector<Instruction *, 64> Cloned;
+    for (BasicBlock *BB : Order) {
+      auto *NB = cast<BasicBlock>(VMap[BB]);
+      for (Instruction &I : *BB) {
+        if (Skip.contains(&I) || Fixed.count(&I) || isa<DbgInfoIntrinsic>(I))
+          continue;
+        // Leaving the region: every thread leaves the same way (the uniformity check).
+        if (std::optional<unsigned> To = ExitOf(I, BB)) {
+          if (!ExitOnce)
+            new StoreInst(ConstantInt::get(I32, *To), NextOfThread, NB);
+          BranchInst::Create(Latch, NB);
+          break;
+        }
+        Instruction *NI = I.clone();
+        NI->setName(I.getName());
+        NI->insertInto(NB, NB->end());
+        VMap[&I] = NI;
+        Cloned.push_back(NI);
+        if (auto *Phi = dyn_cast<PHINode>(NI))
+          for (unsigned K = Phi->getNumIncomingValues(); K-- > 0;)
+            if (!Regions[R].contains(Phi->getIncomingBlock(K)))
+              Phi->removeIncomingValue(K, /*DeletePHIIfEmpty=*/false);
       }
-      Instruction *NI = I.clone();
-      NI->setName(I.getName());
-      NI->insertInto(NB, NB->end());
-      VMap[&I] = NI;
-      Cloned.push_back(NI);
-      if (auto *Phi = dyn_cast<PHINode>(NI))
-        for (unsigned K = Phi->getNumIncomingValues(); K-- > 0;)
-          if (!Regions[R].contains(Phi->getIncomingBlock(K)))
-            Phi->removeIncomingValue(K, /*DeletePHIIfEmpty=*/false);
     }
-  }
-  for (Instruction *NI : Cloned)
-    RemapInstruction(NI, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
-  auto InBody = [&](Value *Op) {
-    if (auto *I = dyn_cast<Instruction>(Op))
-      return I->getFunction() == &F;
-    if (auto *A = dyn_cast<Argument>(Op))
-      return A->getParent() == &F;
-    if (auto *BB = dyn_cast<BasicBlock>(Op))
-      return BB->getParent() == &F;
-    return false;
-  };
-  for (Instruction *NI : Cloned)
-    if (any_of(NI->operands(), InBody))
+    for (Instruction *NI : Cloned)
+      RemapInstruction(NI, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+    auto InBody = [&](Value *Op) {
+      if (auto *I = dyn_cast<Instruction>(Op))
+        return I->getFunction() == &F;
+      if (auto *A = dyn_cast<Argument>(Op))
+        return A->getParent() == &F;
+      if (auto *BB = dyn_cast<BasicBlock>(Op))
+        return BB->getParent() == &F;
       return false;
-  B.SetInsertPoint(Latch);
-  closeThreadLoops(B, Nest);
+    };
+    return none_of(Cloned, [&](Instruction *NI) { return any_of(NI->operands(), InBody); });
+  };
+
+  // A branch whose condition holds on one interval of threadIdx.x per row: the row's loop
+  // over x runs in up to three consecutive parts, below, in and above the interval, each
+  // with the branch folded (ThreadRangeSplit.h). The same threads in the same order.
+  std::optional<IndexRange> Split = findIndexRange(
+      Order, Idx, [&](Value *V) { return IsPre(V, /*Row=*/true); });
+  auto InRegion = [&](Value *V) {
+    auto *I = dyn_cast<Instruction>(V);
+    return I && Regions[R].contains(I->getParent());
+  };
+  if (Split && (!InRegion(Split->Cond) ||
+                !all_of(Split->XLeaves, [&](const IndexLeaf &Lf) { return InRegion(Lf.Cmp); }) ||
+                !all_of(Split->RowLeaves, [&](const IndexLeaf &Lf) { return InRegion(Lf.Cmp); })))
+    Split.reset();
+  if (!Split) {
+    ThreadLoopNest Nest = openThreadLoops(B, Fr);
+    BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
+    DenseMap<Value *, Value *> None;
+    if (!EmitThread(Nest.Dims[0].Counter, Nest.Dims[1].Counter, Nest.Dims[2].Counter, Latch,
+                    None))
+      return false;
+    B.SetInsertPoint(Latch);
+    closeThreadLoops(B, Nest);
+    B.CreateBr(Dispatch);
+    return true;
+  }
+  ++SplitRegions;
+  if (const DebugLoc &DL = Split->Branch->getDebugLoc())
+    SplitLines.push_back(DL.getLine());
+  auto *IdxTy = ArrayType::get(I32, NumSlots);
+  struct Level {
+    BasicBlock *Header, *Exit;
+    PHINode *Counter;
+  };
+  // Loops as openThreadLoops's (a bound check at the top, the counter stored in the index
+  // array), z over y over the parts' loops over x.
+  auto Open = [&](Value *From, Value *To, unsigned Slot, const Twine &Name) {
+    BasicBlock *PreBB = B.GetInsertBlock();
+    Level L{BasicBlock::Create(C, "loop." + Name, E), BasicBlock::Create(C, "done." + Name, E),
+            nullptr};
+    BasicBlock *Body = BasicBlock::Create(C, "body." + Name, E);
+    B.CreateBr(L.Header);
+    B.SetInsertPoint(L.Header);
+    L.Counter = B.CreatePHI(I32, 2, Name);
+    L.Counter->addIncoming(From, PreBB);
+    B.CreateCondBr(B.CreateICmpULT(L.Counter, To), Body, L.Exit);
+    B.SetInsertPoint(Body);
+    B.CreateStore(L.Counter, B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, Slot));
+    return L;
+  };
+  auto Close = [&](Level &L, bool ThreadLoop) {
+    // At most 1024 threads: wraps neither way.
+    L.Counter->addIncoming(B.CreateAdd(L.Counter, B.getInt32(1), "", true, true),
+                           B.GetInsertBlock());
+    Instruction *Back = B.CreateBr(L.Header);
+    if (ThreadLoop)
+      markThreadLoop(Back);
+    B.SetInsertPoint(L.Exit);
+  };
+  Level Z = Open(Fr.Begin[2], Fr.End[2], SlotTid + 2, "z");
+  Level Y = Open(Fr.Begin[1], Fr.End[1], SlotTid + 1, "y");
+  DenseMap<Value *, Value *> RowMap(Pre);
+  auto [Lo, Hi] = emitIndexRange(*Split, B, Fr.Begin[0], Fr.End[0], [&](Value *V) {
+    return emitRowValue(V, B, RowMap, VMap, Regions[R]);
+  });
+  Value *YZ = B.CreateAdd(Y.Counter, B.CreateMul(Fr.Ntid[1], Z.Counter));
+  Constant *In = ConstantInt::getBool(C, Split->Want), *Out = ConstantInt::getBool(C, !Split->Want);
+  DenseMap<Value *, Value *> Inside, Outside{{Split->Cond, Out}};
+  for (const IndexLeaf &Lf : Split->XLeaves)
+    Inside[Lf.Cmp] = ConstantInt::getBool(C, Lf.Want);
+  for (const IndexLeaf &Lf : Split->RowLeaves)
+    Inside[Lf.Cmp] = ConstantInt::getBool(C, Lf.Want);
+  if (Inside.count(Split->Cond) == 0 && isa<ICmpInst>(Split->Cond))
+    Inside[Split->Cond] = In;
+  struct Part {
+    Value *From, *To;
+    const DenseMap<Value *, Value *> *Fixed;
+    bool Present;
+  } Parts[] = {{Fr.Begin[0], Lo, &Outside, hasLowerBound(*Split)},
+               {Lo, Hi, &Inside, true},
+               {Hi, Fr.End[0], &Outside, hasUpperBound(*Split)}};
+  for (const Part &P : Parts) {
+    if (!P.Present)
+      continue;
+    Level X = Open(P.From, P.To, SlotTid, "x");
+    B.CreateStore(B.CreateAdd(X.Counter, B.CreateMul(Fr.Ntid[0], YZ)),
+                  B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotLinear));
+    BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
+    if (!EmitThread(X.Counter, Y.Counter, Z.Counter, Latch, *P.Fixed))
+      return false;
+    B.SetInsertPoint(Latch);
+    Close(X, true);
+  }
+  Close(Y, false);
+  Close(Z, false);
   B.CreateBr(Dispatch);
   return true;
 }
@@ -880,6 +1088,22 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
       Res.WhyNot = "internal: a region refers to code outside it";
     Res.Regions = Split.regions();
     Res.Warps = Split.warps();
+    std::vector<std::string> Parts;
+    if (Split.SplitRegions) {
+      std::string Lines;
+      for (unsigned L : Split.SplitLines)
+        Lines += (Lines.empty() ? " (line " : ", ") + std::to_string(L);
+      Parts.push_back("the thread loops of " + std::to_string(Split.SplitRegions) +
+                      " regions split where a branch on threadIdx.x changes" + Lines +
+                      (Lines.empty() ? "" : ")"));
+    }
+    if (Split.OnceSaves)
+      Parts.push_back(std::to_string(Split.OnceSaves) +
+                      " uniform values saved once per block, not per thread");
+    if (Split.OnceExits)
+      Parts.push_back(std::to_string(Split.OnceExits) + " regions' exits stored once per block");
+    for (const std::string &P : Parts)
+      Res.RegionLoops += (Res.RegionLoops.empty() ? "" : "; ") + P;
   }
   FAM.clear(*Clone, Clone->getName());
   Clone->eraseFromParent();
@@ -906,6 +1130,7 @@ PreservedAnalyses BarrierFissionPass::run(Module &M, ModuleAnalysisManager &MAM)
     Changed = true;
     K.CpuEntriesBuilt = true;
     FissionResult R = buildBarrierBlockEntry(Builder, K.Fn, K.Name, FAM);
+    std::string How = R.RegionLoops.empty() ? "" : "; " + R.RegionLoops;
     if (R.Entry && R.Warps) {
       K.CpuBlockEntry = R.Entry;
       K.Flags |= KP_KERNEL_CPU_BLOCK_WARPS;
@@ -913,7 +1138,7 @@ PreservedAnalyses BarrierFissionPass::run(Module &M, ModuleAnalysisManager &MAM)
              "kernel '" + K.Name + "': barriers and warp collectives split into " +
                  std::to_string(R.Regions) +
                  " regions run warp by warp on the CPU (fibers where blockDim.x is not a "
-                 "multiple of 32 in a block of more than one row)");
+                 "multiple of 32 in a block of more than one row)" + How);
       continue;
     }
     if (R.Entry) {
@@ -921,7 +1146,7 @@ PreservedAnalyses BarrierFissionPass::run(Module &M, ModuleAnalysisManager &MAM)
       K.Flags |= KP_KERNEL_CPU_BLOCK_BARRIERS;
       remark(*K.HostFn, "BarrierSplit",
              "kernel '" + K.Name + "': barriers split into " + std::to_string(R.Regions) +
-                 " regions on the CPU");
+                 " regions on the CPU" + How);
       continue;
     }
     K.CpuEntry = CpuEntryKind::Fibers;
