@@ -61,6 +61,7 @@
 #include "llvm/Transforms/Utils/SSAUpdater.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <functional>
 #include <optional>
 
 using namespace llvm;
@@ -71,6 +72,7 @@ namespace {
 const unsigned MaxInlinedCalls = 256;
 const uint64_t MaxContextBytes = 256; // per thread: 256 KiB for 1024 threads, on an 8 MiB stack
 const unsigned MaxRematSize = 24;
+const unsigned MaxUniformVariants = 2; // uniform branches decided before a region's loops
 
 /// syncthreads() or one of syncthreads_count/and/or (a barrier that combines values).
 bool isBlockBarrier(const Instruction &I) {
@@ -171,7 +173,7 @@ private:
   SmallVector<unsigned, 4> liveAtRoots(Instruction *V);
   bool isRemat(Value *V, unsigned &Budget);
   Value *cloneTree(Value *V, Instruction *Before, DenseMap<Value *, Value *> &Done);
-  bool saveAcrossBarriers(const Divergence &Div, std::string &Why);
+  bool saveAcrossBarriers(const Divergence &Div, const Divergence *WarpDiv, std::string &Why);
   Value *emitBlockVote(CallInst *Vote, IRBuilder<> &B,
                        DenseMap<AllocaInst *, AllocaInst *> &Home);
   bool emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
@@ -199,13 +201,14 @@ private:
   // Stores of uniform values before barriers: emitRegion makes them once per block where
   // the value can be computed before the region's thread loop (thread 0's element).
   SmallPtrSet<StoreInst *, 16> UniformSaves;
+  SmallPtrSet<Value *, 4> WarpUniformSlots; // collectives' masks and lane arguments
 
 public:
   // What emit did, for the remark: regions whose thread loop was split at a branch on
   // threadIdx.x (the branches' lines), uniform values stored once per block, regions
   // whose exit is stored once per block.
   SmallVector<unsigned, 4> SplitLines;
-  unsigned SplitRegions = 0, OnceSaves = 0, OnceExits = 0;
+  unsigned SplitRegions = 0, OnceSaves = 0, OnceExits = 0, UniformVariants = 0;
 };
 
 /// The first call in F to a defined function that Wanted picks, or nullptr.
@@ -426,7 +429,8 @@ Value *Fission::cloneTree(Value *V, Instruction *Before, DenseMap<Value *, Value
 
 /// Values live across a barrier: recomputed where used, or stored before it and
 /// reloaded after it, with SSA form repaired for the new definitions.
-bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
+bool Fission::saveAcrossBarriers(const Divergence &Div, const Divergence *WarpDiv,
+                                 std::string &Why) {
   const DataLayout &DL = F.getDataLayout();
   uint64_t PerThreadBytes = 0;
   IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
@@ -465,6 +469,7 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
 
   for (auto &[V, At] : LiveValues()) {
     bool Uniform = !Div.isDivergent(V);
+    bool WarpUniform = Uniform || (WarpDiv && !WarpDiv->isDivergent(V));
     AllocaInst *Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".saved");
     Storages.push_back({Slot, Uniform});
     PerThreadBytes += threadStride(Slot, DL); // uniform ones too: one per thread
@@ -477,9 +482,10 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
       auto *Save = new StoreInst(V, Slot, Barriers[R - 1]->getTerminator()->getPrevNode());
       auto *New = new LoadInst(V->getType(), Slot, V->getName() + ".restored", Start);
       // Warp by warp, warp 0 may run ahead of the others up to the next block barrier (a
-      // loop of shuffles): thread 0's copy is not theirs after a warp collective, and each
-      // lane reads its own there. After a block barrier, every thread has stored the same.
-      if (Uniform && (!WarpMode || !WarpSplit[R - 1]))
+      // loop of shuffles): thread 0's copy is not theirs after a warp collective, but the
+      // warp's first lane's is (emitRegion reads that one there). After a block barrier,
+      // every thread has stored the same.
+      if (WarpMode && WarpSplit[R - 1] ? WarpUniform : Uniform)
         HoistedReloads[R].push_back(New);
       if (Uniform && !WarpMode)
         UniformSaves.insert(Save);
@@ -577,6 +583,7 @@ bool Fission::prepare(std::string &Why) {
   // may alias them (Divergence.cpp). The analyses are dropped before F changes again.
   AAResults &AA = FAM.getResult<AAManager>(F);
   Divergence Div(F, Idx, PDT, &AA);
+  std::optional<Divergence> WarpDiv; // warp rounds: what differs between a warp's lanes
   for (const Divergence::Branch &Br : Div.divergentBranches())
     for (unsigned I = 0; I < Barriers.size(); ++I)
       if (!WarpSplit[I] && Br.Region.contains(Barriers[I])) {
@@ -588,8 +595,8 @@ bool Fission::prepare(std::string &Why) {
   // Every lane of a warp must reach each warp collective (or none): the lane loops run
   // from one to the next.
   if (WarpMode) {
-    Divergence WarpDiv(F, Idx, PDT, &AA, Divergence::Granularity::Warp);
-    for (const Divergence::Branch &Br : WarpDiv.divergentBranches())
+    WarpDiv.emplace(F, Idx, PDT, &AA, Divergence::Granularity::Warp);
+    for (const Divergence::Branch &Br : WarpDiv->divergentBranches())
       for (unsigned I = 0; I < Barriers.size(); ++I)
         if (WarpSplit[I] && Br.Region.contains(Barriers[I])) {
           FAM.clear(F, F.getName());
@@ -602,7 +609,20 @@ bool Fission::prepare(std::string &Why) {
   }
   FAM.clear(F, F.getName());
   formRegions();
-  return saveAcrossBarriers(Div, Why);
+  // A collective's mask or lane argument that is the same across the warp is read from the
+  // warp's first lane (WarpSlots::Lead), not by every lane.
+  if (WarpDiv)
+    for (Instruction *StandIn : WarpStandIns)
+      for (unsigned K : {1u, 3u}) {
+        auto *Slot = cast<AllocaInst>(cast<CallInst>(StandIn)->getArgOperand(K));
+        bool Same = true;
+        for (User *U : Slot->users())
+          if (auto *St = dyn_cast<StoreInst>(U); St && St->getPointerOperand() == Slot)
+            Same &= !WarpDiv->isDivergent(St->getValueOperand());
+        if (Same)
+          WarpUniformSlots.insert(Slot);
+      }
+  return saveAcrossBarriers(Div, WarpDiv ? &*WarpDiv : nullptr, Why);
 }
 
 /// The count of the block's threads whose predicate (Vote's array) is set, and what the vote
@@ -723,7 +743,9 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
   // Uniform values saved at the barrier before this region: read once (thread 0's copy),
   // before any thread stores the values of the next barrier.
   for (LoadInst *L : HoistedReloads.lookup(R)) {
-    AllocaInst *Slot = Home[cast<AllocaInst>(L->getPointerOperand())];
+    AllocaInst *Home0 = Home[cast<AllocaInst>(L->getPointerOperand())];
+    Value *Slot = Warp ? B.CreateInBoundsGEP(Home0->getAllocatedType(), Home0, Warp->FirstLinear)
+                       : Home0;
     Pre[L] = VMap[L] = B.CreateLoad(L->getType(), Slot, L->getName());
     Skip.insert(L);
   }
@@ -737,14 +759,75 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
       WarpStandIn = Vote;
       Skip.insert(Vote);
     }
+  auto HomeOf = [&](Value *A) -> Value * { return Home[cast<AllocaInst>(A)]; };
+  auto OwnOf = [&](Value *A) -> Value * { return VMap[A]; };
+  // Read before the lanes run: lane 0 may store the next collective's operands over them.
+  DenseMap<Value *, Value *> Lead;
+  if (WarpStandIn)
+    for (unsigned K : {1u, 3u})
+      if (Value *A = WarpStandIn->getArgOperand(K); WarpUniformSlots.contains(A)) {
+        AllocaInst *H = Home[cast<AllocaInst>(A)];
+        Lead[A] = B.CreateLoad(B.getInt32Ty(),
+                               B.CreateInBoundsGEP(H->getAllocatedType(), H, Warp->FirstLinear));
+      }
+  auto LeadOf = [&](Value *A) -> Value * { return Lead.lookup(A); };
+  WarpSlots Slots{HomeOf, OwnOf, LeadOf}; // function_refs: the lambdas must outlive them
+  // A warp collective's: what the lanes need from each other, before any lane runs on.
+  Value *Gathered = WarpStandIn ? emitWarpPrologue(WarpStandIn, B, *Warp, Slots) : nullptr;
+
+
+  // One variant of the region: Decided maps the conditions of uniform branches decided before
+  // it to their values, and Blocks are the region's blocks reachable then.
+  std::function<bool(const DenseMap<Value *, Value *> &, unsigned)> EmitVariant;
+  EmitVariant = [&](const DenseMap<Value *, Value *> &Decided, unsigned Depth) -> bool {
+  SmallPtrSet<BasicBlock *, 16> Blocks;
+  {
+    SmallVector<BasicBlock *, 16> Work{Roots[R]};
+    Blocks.insert(Roots[R]);
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      if (BarrierIdx.count(BB))
+        continue; // the region's exit
+      auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+      Value *Known = Br && Br->isConditional() ? Decided.lookup(Br->getCondition()) : nullptr;
+      for (BasicBlock *Succ : successors(BB))
+        if (!Known || Succ == Br->getSuccessor(cast<ConstantInt>(Known)->isZero() ? 1 : 0))
+          if (Blocks.insert(Succ).second)
+            Work.push_back(Succ);
+    }
+  }
   SmallVector<BasicBlock *, 16> Order;
   for (BasicBlock &BB : F)
-    if (Regions[R].contains(&BB))
+    if (Blocks.contains(&BB))
       Order.push_back(&BB);
   auto IsPre = [&](Value *V, bool Row) {
     unsigned Budget = MaxRematSize;
-    return isRowValue(V, Idx, Pre, Row, Budget, Regions[R]);
+    return isRowValue(V, Idx, Pre, Row, Budget, Blocks);
   };
+  // A uniform branch the code before the loop can decide: one variant of the region for
+  // each way, so that the threads' loop has no branch that is the same for all (up to two).
+  if (Depth < MaxUniformVariants)
+    for (BasicBlock *BB : Order) {
+      auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+      if (!Br || !Br->isConditional() || Decided.count(Br->getCondition()) ||
+          isa<Constant>(Br->getCondition()) || !IsPre(Br->getCondition(), false))
+        continue;
+      DenseMap<Value *, Value *> Map(Pre);
+      Value *Cond = emitRowValue(Br->getCondition(), B, Map, VMap, Blocks);
+      BasicBlock *Taken = BasicBlock::Create(C, "kp.uniform.true", E);
+      BasicBlock *NotTaken = BasicBlock::Create(C, "kp.uniform.false", E);
+      B.CreateCondBr(Cond, Taken, NotTaken);
+      ++UniformVariants;
+      for (bool Way : {true, false}) {
+        DenseMap<Value *, Value *> More(Decided);
+        More[Br->getCondition()] = ConstantInt::getBool(C, Way);
+        B.SetInsertPoint(Way ? Taken : NotTaken);
+        if (!EmitVariant(More, Depth + 1))
+          return false;
+      }
+      return true;
+    }
+  SmallPtrSet<Instruction *, 4> OnceSaved;
   // A uniform value saved for a later region that the code before the loop can compute (from
   // the values reloaded above, say) is stored once here, after those reloads, instead of by
   // every thread: only thread 0's element is read back.
@@ -753,9 +836,9 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
       if (auto *Save = dyn_cast<StoreInst>(&I);
           Save && UniformSaves.contains(Save) && IsPre(Save->getValueOperand(), false)) {
         DenseMap<Value *, Value *> Map(Pre);
-        B.CreateStore(emitRowValue(Save->getValueOperand(), B, Map, VMap, Regions[R]),
+        B.CreateStore(emitRowValue(Save->getValueOperand(), B, Map, VMap, Blocks),
                       Home[cast<AllocaInst>(Save->getPointerOperand())]);
-        Skip.insert(Save);
+        OnceSaved.insert(Save);
         ++OnceSaves;
       }
   // Where the region leaves to. Every thread leaves the same way (the uniformity check): with
@@ -782,12 +865,6 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     B.CreateStore(ConstantInt::get(I32, *Exits.begin()), Slot);
     ++OnceExits;
   }
-  auto HomeOf = [&](Value *A) -> Value * { return Home[cast<AllocaInst>(A)]; };
-  auto OwnOf = [&](Value *A) -> Value * { return VMap[A]; };
-  WarpSlots Slots{HomeOf, OwnOf}; // function_refs: the lambdas must outlive them
-  // A warp collective's: what the lanes need from each other, before any lane runs on.
-  Value *Gathered = WarpStandIn ? emitWarpPrologue(WarpStandIn, B, *Warp, Slots) : nullptr;
-
   // One thread's run of the region at B, whose exits go to Latch; Fixed maps values the
   // thread is known to have (a branch condition folded in a split loop).
   auto EmitThread = [&](Value *X, Value *Y, Value *Z, BasicBlock *Latch,
@@ -806,6 +883,8 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
       VMap[WarpStandIn] = emitWarpLaneResult(
           WarpStandIn, B, *Warp, Slots, Gathered,
           B.CreateTrunc(B.CreateSub(Lin, Warp->FirstLinear), I32, "kp.lane"));
+    for (auto [V, K] : Decided)
+      VMap[V] = K;
     for (auto [V, K] : Fixed)
       VMap[V] = K;
     for (BasicBlock *BB : Order)
@@ -815,7 +894,8 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     for (BasicBlock *BB : Order) {
       auto *NB = cast<BasicBlock>(VMap[BB]);
       for (Instruction &I : *BB) {
-        if (Skip.contains(&I) || Fixed.count(&I) || isa<DbgInfoIntrinsic>(I))
+        if (Skip.contains(&I) || OnceSaved.contains(&I) || Fixed.count(&I) ||
+            Decided.count(&I) || isa<DbgInfoIntrinsic>(I))
           continue;
         // Leaving the region: every thread leaves the same way (the uniformity check).
         if (std::optional<unsigned> To = ExitOf(I, BB)) {
@@ -831,8 +911,21 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
         Cloned.push_back(NI);
         if (auto *Phi = dyn_cast<PHINode>(NI))
           for (unsigned K = Phi->getNumIncomingValues(); K-- > 0;)
-            if (!Regions[R].contains(Phi->getIncomingBlock(K)))
+            if (!Blocks.contains(Phi->getIncomingBlock(K)))
               Phi->removeIncomingValue(K, /*DeletePHIIfEmpty=*/false);
+        // A decided branch whose other way leaves the variant goes one way only.
+        if (auto *Br = dyn_cast<BranchInst>(NI); Br && Br->isConditional())
+          if (auto *Known = dyn_cast_or_null<ConstantInt>(Decided.lookup(Br->getCondition()))) {
+            BasicBlock *Taken = Br->getSuccessor(Known->isZero() ? 1 : 0);
+            BasicBlock *Other = Br->getSuccessor(Known->isZero() ? 0 : 1);
+            if (!Blocks.contains(Other)) {
+              Cloned.pop_back();
+              Br->eraseFromParent();
+              Instruction *Jump = BranchInst::Create(Taken, NB);
+              VMap[&I] = Jump;
+              Cloned.push_back(Jump);
+            }
+          }
       }
     }
     for (Instruction *NI : Cloned)
@@ -856,7 +949,7 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
       Order, Idx, [&](Value *V) { return IsPre(V, /*Row=*/true); });
   auto InRegion = [&](Value *V) {
     auto *I = dyn_cast<Instruction>(V);
-    return I && Regions[R].contains(I->getParent());
+    return I && Blocks.contains(I->getParent());
   };
   if (Split && (!InRegion(Split->Cond) ||
                 !all_of(Split->XLeaves, [&](const IndexLeaf &Lf) { return InRegion(Lf.Cmp); }) ||
@@ -911,7 +1004,7 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
   Level Y = Open(Fr.Begin[1], Fr.End[1], SlotTid + 1, "y");
   DenseMap<Value *, Value *> RowMap(Pre);
   auto [Lo, Hi] = emitIndexRange(*Split, B, Fr.Begin[0], Fr.End[0], [&](Value *V) {
-    return emitRowValue(V, B, RowMap, VMap, Regions[R]);
+    return emitRowValue(V, B, RowMap, VMap, Blocks);
   });
   Value *YZ = B.CreateAdd(Y.Counter, B.CreateMul(Fr.Ntid[1], Z.Counter));
   Constant *In = ConstantInt::getBool(C, Split->Want), *Out = ConstantInt::getBool(C, !Split->Want);
@@ -945,6 +1038,8 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
   Close(Z, false);
   B.CreateBr(Dispatch);
   return true;
+  };
+  return EmitVariant(DenseMap<Value *, Value *>(), 0);
 }
 
 Function *Fission::emit(Function *Body, const std::string &Name) {
@@ -1100,6 +1195,9 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
     if (Split.OnceSaves)
       Parts.push_back(std::to_string(Split.OnceSaves) +
                       " uniform values saved once per block, not per thread");
+    if (Split.UniformVariants)
+      Parts.push_back(std::to_string(Split.UniformVariants) +
+                      " uniform branches decided before the threads' loops");
     if (Split.OnceExits)
       Parts.push_back(std::to_string(Split.OnceExits) + " regions' exits stored once per block");
     for (const std::string &P : Parts)

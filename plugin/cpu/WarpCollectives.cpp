@@ -127,7 +127,12 @@ Value *emitWarpLaneResult(CallInst *StandIn, IRBuilder<> &B, const WarpFrame &W,
                           const WarpSlots &S, Value *Prologue, Value *Lane) {
   Op K = opOfStandIn(StandIn);
   Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
-  Value *Mask = B.CreateLoad(I32, S.Own(StandIn->getArgOperand(1)), "kp.warp.mask");
+  // The same in every lane (the usual full mask, a constant offset): one read for the warp.
+  auto Operand = [&](Value *A, const char *Name) {
+    Value *Lead = S.Lead(A);
+    return Lead ? Lead : B.CreateLoad(I32, S.Own(A), Name);
+  };
+  Value *Mask = Operand(StandIn->getArgOperand(1), "kp.warp.mask");
   // The lanes that exist: all 32 but in a block's last, partial warp.
   Value *Existing = B.CreateSelect(
       B.CreateICmpUGE(W.Lanes, B.getInt32(32)), B.getInt32(~0u),
@@ -146,7 +151,7 @@ Value *emitWarpLaneResult(CallInst *StandIn, IRBuilder<> &B, const WarpFrame &W,
       return B.CreateZExt(B.CreateICmpNE(Set, B.getInt32(0)), I32);
     }
   }
-  Value *Arg = B.CreateLoad(I32, S.Own(StandIn->getArgOperand(3)), "kp.warp.arg");
+  Value *Arg = Operand(StandIn->getArgOperand(3), "kp.warp.arg");
   Value *L64 = B.CreateZExt(Lane, I64);
   Value *Src; // may be out of range: the rules of PTX shfl.sync, as cpu_block.c
   switch (K) {

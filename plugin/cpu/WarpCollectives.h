@@ -43,9 +43,11 @@ struct WarpFrame {
 };
 
 /// Where the split kernel keeps a local of the clone: Home(A) is the per-thread array
-/// (indexed by linear id) of alloca A, Own(A) the running lane's element.
+/// (indexed by linear id) of alloca A, Own(A) the running lane's element, Lead(A) the value
+/// of the warp's first lane's element read before the lanes run, where every lane of the
+/// warp stores the same there (else nullptr).
 struct WarpSlots {
-  llvm::function_ref<llvm::Value *(llvm::Value *)> Home, Own;
+  llvm::function_ref<llvm::Value *(llvm::Value *)> Home, Own, Lead;
 };
 
 /// Before the lane loop of the region StandIn starts: what every lane's result needs from
