@@ -56,6 +56,7 @@
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/SSAUpdater.h"
@@ -271,6 +272,12 @@ void Fission::simplify() {
   Run(SROAPass(SROAOptions::PreserveCFG));
   Run(EarlyCSEPass());
   // Struct-returning index helpers (threadIdx) leave shifts and truncs behind.
+  Run(InstCombinePass());
+  // `c ? a : b` and `&&` are still branches and phis at the start of the pipeline: as selects
+  // they can be recomputed after a barrier instead of saved per thread (hotspot's neighbour
+  // indices), and a region's loop has fewer branches. No code is hoisted or sunk across the
+  // branches (the options' defaults), so no barrier call moves.
+  Run(SimplifyCFGPass(SimplifyCFGOptions().hoistCommonInsts(false).sinkCommonInsts(false)));
   Run(InstCombinePass());
   FAM.clear(F, F.getName()); // split next, then erased: nothing cached may outlive it
 }
