@@ -62,6 +62,7 @@
 #include "llvm/Transforms/Utils/SSAUpdater.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 
@@ -1192,21 +1193,22 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
     Res.Warps = Split.warps();
     std::vector<std::string> Parts;
     if (Split.SplitRegions) {
+      llvm::sort(Split.SplitLines);
+      Split.SplitLines.erase(std::unique(Split.SplitLines.begin(), Split.SplitLines.end()),
+                             Split.SplitLines.end());
       std::string Lines;
       for (unsigned L : Split.SplitLines)
         Lines += (Lines.empty() ? " (line " : ", ") + std::to_string(L);
-      Parts.push_back("the thread loops of " + std::to_string(Split.SplitRegions) +
-                      " regions split where a branch on threadIdx.x changes" + Lines +
+      Parts.push_back(std::to_string(Split.SplitRegions) +
+                      " thread loops split where a branch on threadIdx.x changes" + Lines +
                       (Lines.empty() ? "" : ")"));
     }
-    if (Split.OnceSaves)
-      Parts.push_back(std::to_string(Split.OnceSaves) +
-                      " uniform values saved once per block, not per thread");
     if (Split.UniformVariants)
       Parts.push_back(std::to_string(Split.UniformVariants) +
-                      " uniform branches decided before the threads' loops");
-    if (Split.OnceExits)
-      Parts.push_back(std::to_string(Split.OnceExits) + " regions' exits stored once per block");
+                      " uniform branches decided before the thread loops");
+    if (Split.OnceSaves)
+      Parts.push_back(std::to_string(Split.OnceSaves) +
+                      " stores of uniform values made once per block, not per thread");
     for (const std::string &P : Parts)
       Res.RegionLoops += (Res.RegionLoops.empty() ? "" : "; ") + P;
   }
@@ -1235,7 +1237,10 @@ PreservedAnalyses BarrierFissionPass::run(Module &M, ModuleAnalysisManager &MAM)
     Changed = true;
     K.CpuEntriesBuilt = true;
     FissionResult R = buildBarrierBlockEntry(Builder, K.Fn, K.Name, FAM);
-    std::string How = R.RegionLoops.empty() ? "" : "; " + R.RegionLoops;
+    // How the regions' loops run, where that differs from one plain loop over the threads.
+    if (R.Entry && !R.RegionLoops.empty())
+      remark(*K.HostFn, "BarrierSplitLoops",
+             "kernel '" + K.Name + "': " + R.RegionLoops);
     if (R.Entry && R.Warps) {
       K.CpuBlockEntry = R.Entry;
       K.Flags |= KP_KERNEL_CPU_BLOCK_WARPS;
@@ -1243,7 +1248,7 @@ PreservedAnalyses BarrierFissionPass::run(Module &M, ModuleAnalysisManager &MAM)
              "kernel '" + K.Name + "': barriers and warp collectives split into " +
                  std::to_string(R.Regions) +
                  " regions run warp by warp on the CPU (fibers where blockDim.x is not a "
-                 "multiple of 32 in a block of more than one row)" + How);
+                 "multiple of 32 in a block of more than one row)");
       continue;
     }
     if (R.Entry) {
@@ -1251,7 +1256,7 @@ PreservedAnalyses BarrierFissionPass::run(Module &M, ModuleAnalysisManager &MAM)
       K.Flags |= KP_KERNEL_CPU_BLOCK_BARRIERS;
       remark(*K.HostFn, "BarrierSplit",
              "kernel '" + K.Name + "': barriers split into " + std::to_string(R.Regions) +
-                 " regions on the CPU" + How);
+                 " regions on the CPU");
       continue;
     }
     K.CpuEntry = CpuEntryKind::Fibers;

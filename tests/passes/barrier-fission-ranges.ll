@@ -10,9 +10,12 @@
 ; RUN: %opt -load-pass-plugin %kernplug_passes -passes=kernplug-barrier-fission -pass-remarks=kernplug -S %s 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
 
-; REMARK: kernel 'tree_step': barriers split into 3 regions on the CPU; the thread loops of 1 regions split where a branch on threadIdx.x changes
-; REMARK: kernel 'doubling': barriers split into 2 regions on the CPU; the thread loops of 2 regions split where a branch on threadIdx.x changes; 2 uniform values saved once per block, not per thread; 2 uniform branches decided before the threads' loops
-; REMARK: kernel 'not_monotone': barriers split into 2 regions on the CPU; 2 regions' exits stored once per block
+; REMARK: kernel 'tree_step': 1 thread loops split where a branch on threadIdx.x changes
+; REMARK: kernel 'tree_step': barriers split into 3 regions on the CPU
+; REMARK: kernel 'doubling': 2 thread loops split where a branch on threadIdx.x changes; 2 uniform branches decided before the thread loops; 2 stores of uniform values made once per block, not per thread
+; REMARK: kernel 'doubling': barriers split into 2 regions on the CPU
+; REMARK-NOT: kernel 'not_monotone': {{.*}}thread loops split
+; REMARK: kernel 'not_monotone': barriers split into 2 regions on the CPU
 
 ; CHECK-LABEL: define internal void @tree_step.kp.cpu_block(
 ; CHECK: kp.region1:
