@@ -173,7 +173,7 @@ private:
   void splitAtBarriers();
   void formRegions();
   SmallVector<unsigned, 4> liveAtRoots(Instruction *V);
-  bool isRemat(Value *V, unsigned &Budget);
+  bool isRemat(Value *V, unsigned &Budget, SmallPtrSetImpl<Value *> &Seen);
   Value *cloneTree(Value *V, Instruction *Before, DenseMap<Value *, Value *> &Done);
   bool saveAcrossBarriers(const Divergence &Div, const Divergence *WarpDiv, std::string &Why);
   Value *emitBlockVote(CallInst *Vote, IRBuilder<> &B,
@@ -407,17 +407,19 @@ SmallVector<unsigned, 4> Fission::liveAtRoots(Instruction *V) {
 
 /// Whether V can be recomputed anywhere from the thread's indices, the
 /// arguments and constants, in at most Budget instructions.
-bool Fission::isRemat(Value *V, unsigned &Budget) {
+bool Fission::isRemat(Value *V, unsigned &Budget, SmallPtrSetImpl<Value *> &Seen) {
   auto *I = dyn_cast<Instruction>(V);
   if (!I)
     return isa<Argument, Constant>(V);
+  if (!Seen.insert(V).second)
+    return true; // counted once: cloneTree clones it once too
   if (Budget == 0)
     return false;
   --Budget;
   bool Pure =
       indexLoadSlot(I, Idx) || (!I->mayReadOrWriteMemory() && !isa<PHINode, AllocaInst>(I) &&
                                 !I->isTerminator() && isSafeToSpeculativelyExecute(I));
-  return Pure && all_of(I->operands(), [&](Value *Op) { return isRemat(Op, Budget); });
+  return Pure && all_of(I->operands(), [&](Value *Op) { return isRemat(Op, Budget, Seen); });
 }
 
 Value *Fission::cloneTree(Value *V, Instruction *Before, DenseMap<Value *, Value *> &Done) {
@@ -459,7 +461,8 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, const Divergence *WarpDi
   // phi of threadIdx.x at a loop header is no longer recognisably the thread index).
   for (auto &[V, At] : LiveValues()) {
     unsigned Budget = MaxRematSize;
-    if (!isRemat(V, Budget))
+    SmallPtrSet<Value *, 32> Seen;
+    if (!isRemat(V, Budget, Seen))
       continue;
     SmallVector<Use *, 16> Uses;
     for (Use &U : V->uses())
