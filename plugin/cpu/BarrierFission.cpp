@@ -1105,6 +1105,8 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
     B.CreateMemSet(Next, B.getInt8(0), B.CreateMul(Threads, B.getInt64(4)), Align(4));
     Warp.emplace();
     Warp->Snapshot = B.CreateAlloca(ArrayType::get(B.getInt32Ty(), 32), nullptr, "kp.warp.lanes");
+    Warp->Results =
+        B.CreateAlloca(ArrayType::get(B.getInt32Ty(), 32), nullptr, "kp.warp.results");
     Value *Warps = B.CreateTrunc(B.CreateUDiv(B.CreateAdd(Threads, B.getInt64(31)), B.getInt64(32)),
                                  B.getInt32Ty(), "kp.warps");
     BasicBlock *Round = BasicBlock::Create(C, "kp.round", E);

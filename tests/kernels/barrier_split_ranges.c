@@ -5,8 +5,9 @@
  * block scan (tid >= offset), a tree reduction ending in warp shuffles (tid < stride), a 2D
  * stencil tile with signed bounds on x + offset (hotspot's pyramid), a condition with a leaf
  * that is not about x, an `or` of two bounds, a bound on x + y, and conditions the split must
- * leave alone: a bound read from memory, a wrapping unsigned difference. Block sizes include
- * ragged ones. Also built with cpu-barriers=fibers (barrier_paths.cmake). Compared with C. */
+ * leave alone: a bound read from memory, a wrapping unsigned difference. Warp shuffles whose
+ * mask and offset are the same in every lane (copies of ranges of lanes when the mask takes
+ * every lane) and ones whose are not. Block sizes include ragged ones. Also built with cpu-barriers=fibers (barrier_paths.cmake). Compared with C. */
 #include <stdlib.h>
 
 #include "kernel_test.h"
@@ -106,6 +107,49 @@ static int *device_copy(const int *h, size_t count) {
   copy_to_device(d, h, count);
   return d;
 }
+
+/* Shuffles with a mask and offset that are the same in every lane (full or partial masks,
+ * offsets past the warp), with a per-lane offset, and xor: each result kept apart. */
+__attribute__((kernel)) void shuffles(const int *in, int *out, unsigned mask, unsigned d) {
+  unsigned t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+  int v = in[i];
+  out[5 * i + 0] = shfl_down_sync(mask, v, d);
+  out[5 * i + 1] = shfl_up_sync(mask, v, d);
+  out[5 * i + 2] = shfl_sync(mask, v, d);
+  out[5 * i + 3] = shfl_down_sync(mask, v, t % 5);
+  out[5 * i + 4] = shfl_xor_sync(mask, v, d);
+}
+
+/* The CPU backend's rules (cpu_block.c): the source lane's value where that lane is in the
+ * warp and in the mask, else the lane's own. */
+static int shuffled(const int *warp, unsigned lanes, unsigned mask, unsigned lane, long src) {
+  if (src < 0 || src >= (long)lanes || !(mask >> src & 1u)) return warp[lane];
+  return warp[src];
+}
+
+static void check_shuffles(unsigned tpb, unsigned mask, unsigned d) {
+  const unsigned blocks = 3, n = tpb * blocks;
+  int *in = malloc(n * sizeof *in), *out = malloc(5 * n * sizeof *out);
+  for (unsigned i = 0; i < n; i++) in[i] = (int)(i * 29 % 1009);
+  int *din = device_copy(in, n), *dout = device_array(int, 5 * n);
+  launch(shuffles, blocks, tpb)(din, dout, mask, d);
+  copy_to_host(out, dout, 5 * n);
+  for (unsigned b = 0; b < blocks; b++)
+    for (unsigned t = 0; t < tpb; t++) {
+      unsigned w0 = t / 32 * 32, lane = t % 32, lanes = tpb - w0 < 32 ? tpb - w0 : 32;
+      const int *warp = in + b * tpb + w0;
+      long s[5] = {(long)lane + d, (long)lane - (long)d, (long)(d % 32), (long)lane + t % 5,
+                   (long)(lane ^ d)};
+      for (int k = 0; k < 5; k++) {
+        int want = shuffled(warp, lanes, mask, lane, s[k]);
+        int got = out[5 * (b * tpb + t) + (unsigned)k];
+        KT_CHECK(got == want, "shuffles %u mask %#x d %u: block %u thread %u kind %d = %d, "
+                 "expected %d", tpb, mask, d, b, t, k, got, want);
+      }
+    }
+  kp_free(din), kp_free(dout), free(in), free(out);
+}
+
 
 static void check_scan(unsigned tpb, int n) {
   int *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out);
@@ -217,6 +261,11 @@ int main(void) {
   check_mixed(30, 3, 0, 40);
   check_mixed(16, 16, 9, 5);
   check_mixed(64, 1, 20, 64);
+  check_shuffles(64, 0xffffffffu, 3);
+  check_shuffles(80, 0xffffffffu, 1); /* a partial last warp */
+  check_shuffles(96, 0x0000ffffu, 2); /* a mask that leaves lanes out */
+  check_shuffles(32, 0xffffffffu, 40); /* an offset past the warp */
+  check_shuffles(64, 0xfffffffeu, 0);
   printf("barrier_split_ranges: OK\n");
   return 0;
 }
