@@ -74,7 +74,7 @@ namespace {
 const unsigned MaxInlinedCalls = 256;
 const uint64_t MaxContextBytes = 256; // per thread: 256 KiB for 1024 threads, on an 8 MiB stack
 const unsigned MaxRematSize = 24;
-const unsigned MaxUniformVariants = 2; // uniform branches decided before a region's loops
+const unsigned MaxUniformVariants = 1; // uniform branches decided before a region's loops (code size)
 
 /// syncthreads() or one of syncthreads_count/and/or (a barrier that combines values).
 bool isBlockBarrier(const Instruction &I) {
@@ -816,7 +816,8 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     return isRowValue(V, Idx, Pre, Row, Budget, Blocks);
   };
   // A uniform branch the code before the loop can decide: one variant of the region for
-  // each way, so that the threads' loop has no branch that is the same for all (up to two).
+  // each way, so that the threads' loop has no branch that is the same for all (the first
+  // such branch: each variant is more code to compile).
   if (Depth < MaxUniformVariants)
     for (BasicBlock *BB : Order) {
       auto *Br = dyn_cast<BranchInst>(BB->getTerminator());

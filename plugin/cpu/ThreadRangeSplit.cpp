@@ -6,14 +6,17 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PatternMatch.h"
 
+#include <algorithm>
+
 using namespace llvm;
 using namespace llvm::PatternMatch;
 
 namespace kernplug {
 namespace {
 
-/// Splits Cond == Want into comparisons that must each hold (an `and` that must be true,
-/// an `or` that must be false, negations); anything else is one opaque leaf in Other.
+/// The integer comparisons that must each have their Want for Cond == Want (through an
+/// `and` that must be true, an `or` that must be false, negations); other leaves are left
+/// out (they stay in the code: the range is where the listed ones hold).
 void collectLeaves(Value *Cond, bool Want, SmallVectorImpl<IndexLeaf> &Cmps, unsigned Depth = 0) {
   Value *A, *B;
   if (Depth < 8 && match(Cond, m_Not(m_Value(A))))
@@ -118,8 +121,11 @@ bool hasUpperBound(const IndexRange &R) {
 
 std::pair<Value *, Value *> emitIndexRange(const IndexRange &R, IRBuilder<> &B, Value *Begin,
                                            Value *End, function_ref<Value *(Value *)> RowValue) {
-  // In 128 bits every x + Terms and Bound is exact: at most 64-bit values, a few terms.
-  Type *Wide = B.getInt128Ty();
+  // Exact: x + Terms and Bound in twice their width (a few terms of at most 64 bits).
+  unsigned Bits = 32;
+  for (const IndexLeaf &Lf : R.XLeaves)
+    Bits = std::max(Bits, Lf.Bound->getType()->getIntegerBitWidth());
+  Type *Wide = B.getIntNTy(2 * Bits);
   Value *Lo = B.CreateZExt(Begin, Wide), *Hi = B.CreateZExt(End, Wide);
   for (const IndexLeaf &Lf : R.XLeaves) {
     bool Signed = ICmpInst::isSigned(Lf.Pred);

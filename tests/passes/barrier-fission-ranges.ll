@@ -19,8 +19,8 @@
 
 ; CHECK-LABEL: define internal void @tree_step.kp.cpu_block(
 ; CHECK: kp.region1:
-; CHECK: %kp.x.lo = trunc i128
-; CHECK: %kp.x.hi = trunc i128
+; CHECK: %kp.x.lo = trunc i64
+; CHECK: %kp.x.hi = trunc i64
 ; CHECK: %[[X:x[0-9]*]] = phi i32 [ %kp.x.lo, %body.y{{[0-9]*}} ]
 ; CHECK: icmp ult i32 %[[X]], %kp.x.hi
 ; CHECK: br label %loop.x{{[0-9]+}}, !llvm.loop
@@ -38,7 +38,7 @@
 ; CHECK-NEXT: store i32 1, ptr %kp.next
 ; CHECK: kp.uniform.false:
 ; CHECK-NEXT: store i32 2, ptr %kp.next
-; CHECK: %kp.x.lo = trunc i128
+; CHECK: %kp.x.lo = trunc i64
 ; CHECK: phi i32 [ %kp.x.lo, %body.y{{[0-9]*}} ]
 ; CHECK: kp.region1:
 ; CHECK-NEXT: %k.restored = load i32, ptr %k.saved.threads
