@@ -33,6 +33,8 @@
 #include "cpu/CpuBlockEntry.h"
 #include "cpu/Divergence.h"
 #include "cpu/GridStrideRounds.h"
+#include "cpu/ThreadLoopVersioning.h"
+#include "cpu/ThreadRangeSplit.h"
 #include "cpu/WarpCollectives.h"
 #include "DevicePass.h"
 #include "Diagnostics.h"
@@ -42,6 +44,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -54,11 +57,14 @@
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/SSAUpdater.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <algorithm>
+#include <functional>
 #include <optional>
 
 using namespace llvm;
@@ -69,6 +75,7 @@ namespace {
 const unsigned MaxInlinedCalls = 256;
 const uint64_t MaxContextBytes = 256; // per thread: 256 KiB for 1024 threads, on an 8 MiB stack
 const unsigned MaxRematSize = 24;
+const unsigned MaxUniformVariants = 1; // uniform branches decided before a region's loops (code size)
 
 /// syncthreads() or one of syncthreads_count/and/or (a barrier that combines values).
 bool isBlockBarrier(const Instruction &I) {
@@ -167,9 +174,9 @@ private:
   void splitAtBarriers();
   void formRegions();
   SmallVector<unsigned, 4> liveAtRoots(Instruction *V);
-  bool isRemat(Value *V, unsigned &Budget);
+  bool isRemat(Value *V, unsigned &Budget, SmallPtrSetImpl<Value *> &Seen);
   Value *cloneTree(Value *V, Instruction *Before, DenseMap<Value *, Value *> &Done);
-  bool saveAcrossBarriers(const Divergence &Div, std::string &Why);
+  bool saveAcrossBarriers(const Divergence &Div, const Divergence *WarpDiv, std::string &Why);
   Value *emitBlockVote(CallInst *Vote, IRBuilder<> &B,
                        DenseMap<AllocaInst *, AllocaInst *> &Home);
   bool emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
@@ -194,6 +201,17 @@ private:
   SmallVector<bool, 8> WarpSplit;
   SmallPtrSet<Instruction *, 8> WarpStandIns; // lowerWarpCollectives's stand-ins
   Value *Threads = nullptr;                  // in the entry: the block's thread count, i64
+  // Stores of uniform values before barriers: emitRegion makes them once per block where
+  // the value can be computed before the region's thread loop (thread 0's element).
+  SmallPtrSet<StoreInst *, 16> UniformSaves;
+  SmallPtrSet<Value *, 4> WarpUniformSlots; // collectives' masks and lane arguments
+
+public:
+  // What emit did, for the remark: regions whose thread loop was split at a branch on
+  // threadIdx.x (the branches' lines), uniform values stored once per block, regions
+  // whose exit is stored once per block.
+  SmallVector<unsigned, 4> SplitLines;
+  unsigned SplitRegions = 0, OnceSaves = 0, OnceExits = 0, UniformVariants = 0;
 };
 
 /// The first call in F to a defined function that Wanted picks, or nullptr.
@@ -256,6 +274,12 @@ void Fission::simplify() {
   Run(SROAPass(SROAOptions::PreserveCFG));
   Run(EarlyCSEPass());
   // Struct-returning index helpers (threadIdx) leave shifts and truncs behind.
+  Run(InstCombinePass());
+  // `c ? a : b` and `&&` are still branches and phis at the start of the pipeline: as selects
+  // they can be recomputed after a barrier instead of saved per thread (hotspot's neighbour
+  // indices), and a region's loop has fewer branches. No code is hoisted or sunk across the
+  // branches (the options' defaults), so no barrier call moves.
+  Run(SimplifyCFGPass(SimplifyCFGOptions().hoistCommonInsts(false).sinkCommonInsts(false)));
   Run(InstCombinePass());
   FAM.clear(F, F.getName()); // split next, then erased: nothing cached may outlive it
 }
@@ -384,17 +408,19 @@ SmallVector<unsigned, 4> Fission::liveAtRoots(Instruction *V) {
 
 /// Whether V can be recomputed anywhere from the thread's indices, the
 /// arguments and constants, in at most Budget instructions.
-bool Fission::isRemat(Value *V, unsigned &Budget) {
+bool Fission::isRemat(Value *V, unsigned &Budget, SmallPtrSetImpl<Value *> &Seen) {
   auto *I = dyn_cast<Instruction>(V);
   if (!I)
     return isa<Argument, Constant>(V);
+  if (!Seen.insert(V).second)
+    return true; // counted once: cloneTree clones it once too
   if (Budget == 0)
     return false;
   --Budget;
   bool Pure =
       indexLoadSlot(I, Idx) || (!I->mayReadOrWriteMemory() && !isa<PHINode, AllocaInst>(I) &&
                                 !I->isTerminator() && isSafeToSpeculativelyExecute(I));
-  return Pure && all_of(I->operands(), [&](Value *Op) { return isRemat(Op, Budget); });
+  return Pure && all_of(I->operands(), [&](Value *Op) { return isRemat(Op, Budget, Seen); });
 }
 
 Value *Fission::cloneTree(Value *V, Instruction *Before, DenseMap<Value *, Value *> &Done) {
@@ -414,7 +440,8 @@ Value *Fission::cloneTree(Value *V, Instruction *Before, DenseMap<Value *, Value
 
 /// Values live across a barrier: recomputed where used, or stored before it and
 /// reloaded after it, with SSA form repaired for the new definitions.
-bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
+bool Fission::saveAcrossBarriers(const Divergence &Div, const Divergence *WarpDiv,
+                                 std::string &Why) {
   const DataLayout &DL = F.getDataLayout();
   uint64_t PerThreadBytes = 0;
   IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
@@ -435,7 +462,8 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
   // phi of threadIdx.x at a loop header is no longer recognisably the thread index).
   for (auto &[V, At] : LiveValues()) {
     unsigned Budget = MaxRematSize;
-    if (!isRemat(V, Budget))
+    SmallPtrSet<Value *, 32> Seen;
+    if (!isRemat(V, Budget, Seen))
       continue;
     SmallVector<Use *, 16> Uses;
     for (Use &U : V->uses())
@@ -452,9 +480,8 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
   }
 
   for (auto &[V, At] : LiveValues()) {
-    // Warp by warp, warp 0 may run ahead of the others up to the next block barrier (a loop
-    // of shuffles): thread 0's copy is not theirs. Each lane reads its own then.
-    bool Uniform = !WarpMode && !Div.isDivergent(V);
+    bool Uniform = !Div.isDivergent(V);
+    bool WarpUniform = Uniform || (WarpDiv && !WarpDiv->isDivergent(V));
     AllocaInst *Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".saved");
     Storages.push_back({Slot, Uniform});
     PerThreadBytes += threadStride(Slot, DL); // uniform ones too: one per thread
@@ -464,10 +491,16 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, std::string &Why) {
     DenseMap<BasicBlock *, Value *> Restored;
     for (unsigned R : At) {
       Instruction *Start = &*Roots[R]->getFirstInsertionPt();
-      new StoreInst(V, Slot, Barriers[R - 1]->getTerminator()->getPrevNode());
+      auto *Save = new StoreInst(V, Slot, Barriers[R - 1]->getTerminator()->getPrevNode());
       auto *New = new LoadInst(V->getType(), Slot, V->getName() + ".restored", Start);
-      if (Uniform)
+      // Warp by warp, warp 0 may run ahead of the others up to the next block barrier (a
+      // loop of shuffles): thread 0's copy is not theirs after a warp collective, but the
+      // warp's first lane's is (emitRegion reads that one there). After a block barrier,
+      // every thread has stored the same.
+      if (WarpMode && WarpSplit[R - 1] ? WarpUniform : Uniform)
         HoistedReloads[R].push_back(New);
+      if (Uniform && !WarpMode)
+        UniformSaves.insert(Save);
       SSA.AddAvailableValue(Roots[R], New);
       Restored[Roots[R]] = New;
     }
@@ -562,6 +595,7 @@ bool Fission::prepare(std::string &Why) {
   // may alias them (Divergence.cpp). The analyses are dropped before F changes again.
   AAResults &AA = FAM.getResult<AAManager>(F);
   Divergence Div(F, Idx, PDT, &AA);
+  std::optional<Divergence> WarpDiv; // warp rounds: what differs between a warp's lanes
   for (const Divergence::Branch &Br : Div.divergentBranches())
     for (unsigned I = 0; I < Barriers.size(); ++I)
       if (!WarpSplit[I] && Br.Region.contains(Barriers[I])) {
@@ -573,8 +607,8 @@ bool Fission::prepare(std::string &Why) {
   // Every lane of a warp must reach each warp collective (or none): the lane loops run
   // from one to the next.
   if (WarpMode) {
-    Divergence WarpDiv(F, Idx, PDT, &AA, Divergence::Granularity::Warp);
-    for (const Divergence::Branch &Br : WarpDiv.divergentBranches())
+    WarpDiv.emplace(F, Idx, PDT, &AA, Divergence::Granularity::Warp);
+    for (const Divergence::Branch &Br : WarpDiv->divergentBranches())
       for (unsigned I = 0; I < Barriers.size(); ++I)
         if (WarpSplit[I] && Br.Region.contains(Barriers[I])) {
           FAM.clear(F, F.getName());
@@ -587,7 +621,20 @@ bool Fission::prepare(std::string &Why) {
   }
   FAM.clear(F, F.getName());
   formRegions();
-  return saveAcrossBarriers(Div, Why);
+  // A collective's mask or lane argument that is the same across the warp is read from the
+  // warp's first lane (WarpSlots::Lead), not by every lane.
+  if (WarpDiv)
+    for (Instruction *StandIn : WarpStandIns)
+      for (unsigned K : {1u, 3u}) {
+        auto *Slot = cast<AllocaInst>(cast<CallInst>(StandIn)->getArgOperand(K));
+        bool Same = true;
+        for (User *U : Slot->users())
+          if (auto *St = dyn_cast<StoreInst>(U); St && St->getPointerOperand() == Slot)
+            Same &= !WarpDiv->isDivergent(St->getValueOperand());
+        if (Same)
+          WarpUniformSlots.insert(Slot);
+      }
+  return saveAcrossBarriers(Div, WarpDiv ? &*WarpDiv : nullptr, Why);
 }
 
 /// The count of the block's threads whose predicate (Vote's array) is set, and what the vote
@@ -631,11 +678,72 @@ Value *Fission::emitBlockVote(CallInst *Vote, IRBuilder<> &B,
 /// block barriers and the end until every warp has got there.
 enum : unsigned { WaitBit = 1u << 16 };
 
+/// The value Phi has in a copy of the region made of Region's blocks, where it comes from one
+/// value only; or nullptr.
+static Value *onlyIncoming(PHINode *Phi, const SmallPtrSetImpl<BasicBlock *> &Region) {
+  Value *Only = nullptr;
+  for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K)
+    if (Region.contains(Phi->getIncomingBlock(K))) {
+      if (Only && Only != Phi->getIncomingValue(K))
+        return nullptr;
+      Only = Phi->getIncomingValue(K);
+    }
+  return Only == Phi ? nullptr : Only;
+}
+
+/// Whether V is the same in every thread of a row of the block and can be computed before
+/// the row's loop over x (Row) or before the region's thread loops (!Row): built by pure
+/// instructions from constants, arguments, the block's geometry, threadIdx.y and z (Row),
+/// and what Pre already holds (uniform values reloaded before the loop, block votes).
+/// In a region's copy, a phi whose other incoming edges come from other regions is the value
+/// of its one edge in the region (a loop's counter after a barrier in the loop): Region.
+static bool isRowValue(Value *V, const Argument *Idx, const DenseMap<Value *, Value *> &Pre,
+                       bool Row, unsigned &Budget, const SmallPtrSetImpl<BasicBlock *> &Region) {
+  if (isa<Constant, Argument>(V) || Pre.count(V))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Budget == 0)
+    return false;
+  --Budget;
+  if (auto *Phi = dyn_cast<PHINode>(I)) {
+    Value *Only = onlyIncoming(Phi, Region);
+    return Only && isRowValue(Only, Idx, Pre, Row, Budget, Region);
+  }
+  if (std::optional<unsigned> Slot = indexLoadSlot(I, Idx))
+    return *Slot >= SlotCtaid ? *Slot != SlotLinear : (Row && *Slot != SlotTid);
+  bool Pure = !I->mayReadOrWriteMemory() && !isa<PHINode, AllocaInst>(I) && !I->isTerminator() &&
+              isSafeToSpeculativelyExecute(I);
+  return Pure && all_of(I->operands(), [&](Value *Op) {
+           return isRowValue(Op, Idx, Pre, Row, Budget, Region);
+         });
+}
+
+/// V (isRowValue) computed at B: clones of its instructions, Map giving what exists already.
+static Value *emitRowValue(Value *V, IRBuilder<> &B, DenseMap<Value *, Value *> &Map,
+                           ValueToValueMapTy &VMap, const SmallPtrSetImpl<BasicBlock *> &Region) {
+  if (auto It = Map.find(V); It != Map.end())
+    return It->second;
+  if (isa<Argument>(V))
+    return VMap[V];
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return V;
+  if (auto *Phi = dyn_cast<PHINode>(I))
+    return Map[V] = emitRowValue(onlyIncoming(Phi, Region), B, Map, VMap, Region);
+  Instruction *C = I->clone();
+  for (Use &Op : C->operands())
+    Op.set(emitRowValue(Op.get(), B, Map, VMap, Region));
+  B.Insert(C, I->getName());
+  Map[V] = C;
+  return C;
+}
+
 bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
                          DenseMap<AllocaInst *, AllocaInst *> &Home, AllocaInst *Next,
                          BasicBlock *Dispatch, const WarpFrame *Warp) {
   Function *E = Fr.F;
   LLVMContext &C = E->getContext();
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
   ValueToValueMapTy VMap;
   for (unsigned I = 0; I + 1 < F.arg_size(); ++I)
     VMap[F.getArg(I)] = Fr.Args[I];
@@ -643,20 +751,21 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
   SmallPtrSet<Instruction *, 16> Skip;
   for (Storage &S : Storages)
     Skip.insert(S.Slot);
+  DenseMap<Value *, Value *> Pre; // values of the region's code computed before its loops
   // Uniform values saved at the barrier before this region: read once (thread 0's copy),
-  // before any thread stores the values of the next barrier. Every thread still stores its
-  // own copy: one slot written by all would be a value carried out of the thread loop, which
-  // stops the vectoriser.
+  // before any thread stores the values of the next barrier.
   for (LoadInst *L : HoistedReloads.lookup(R)) {
-    AllocaInst *Slot = Home[cast<AllocaInst>(L->getPointerOperand())];
-    VMap[L] = B.CreateLoad(L->getType(), Slot, L->getName());
+    AllocaInst *Home0 = Home[cast<AllocaInst>(L->getPointerOperand())];
+    Value *Slot = Warp ? B.CreateInBoundsGEP(Home0->getAllocatedType(), Home0, Warp->FirstLinear)
+                       : Home0;
+    Pre[L] = VMap[L] = B.CreateLoad(L->getType(), Slot, L->getName());
     Skip.insert(L);
   }
   // A block vote's result: every thread has stored its predicate before the barrier.
   CallInst *WarpStandIn = nullptr;
   for (Instruction &I : *Roots[R])
     if (auto *Vote = dyn_cast<CallInst>(&I); Vote && Votes.contains(Vote)) {
-      VMap[Vote] = emitBlockVote(Vote, B, Home);
+      Pre[Vote] = VMap[Vote] = emitBlockVote(Vote, B, Home);
       Skip.insert(Vote);
     } else if (Vote && WarpStandIns.contains(Vote)) {
       WarpStandIn = Vote;
@@ -664,80 +773,286 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     }
   auto HomeOf = [&](Value *A) -> Value * { return Home[cast<AllocaInst>(A)]; };
   auto OwnOf = [&](Value *A) -> Value * { return VMap[A]; };
-  WarpSlots Slots{HomeOf, OwnOf}; // function_refs: the lambdas must outlive them
+  // Read before the lanes run: lane 0 may store the next collective's operands over them.
+  DenseMap<Value *, Value *> Lead;
+  if (WarpStandIn)
+    for (unsigned K : {1u, 3u})
+      if (Value *A = WarpStandIn->getArgOperand(K); WarpUniformSlots.contains(A)) {
+        AllocaInst *H = Home[cast<AllocaInst>(A)];
+        Lead[A] = B.CreateLoad(B.getInt32Ty(),
+                               B.CreateInBoundsGEP(H->getAllocatedType(), H, Warp->FirstLinear));
+      }
+  auto LeadOf = [&](Value *A) -> Value * { return Lead.lookup(A); };
+  WarpSlots Slots{HomeOf, OwnOf, LeadOf}; // function_refs: the lambdas must outlive them
   // A warp collective's: what the lanes need from each other, before any lane runs on.
   Value *Gathered = WarpStandIn ? emitWarpPrologue(WarpStandIn, B, *Warp, Slots) : nullptr;
-  ThreadLoopNest Nest = openThreadLoops(B, Fr);
-  // The linear id in 64 bits from the counters, so that x-consecutive threads have
-  // consecutive slots for the vectoriser.
-  Type *I64 = B.getInt64Ty();
-  auto Wide = [&](Value *V) { return B.CreateZExt(V, I64); };
-  Value *Lin = B.CreateNUWAdd(
-      Wide(Nest.Dims[0].Counter),
-      B.CreateNUWMul(Wide(Fr.Ntid[0]),
-                     B.CreateNUWAdd(Wide(Nest.Dims[1].Counter),
-                                    B.CreateNUWMul(Wide(Fr.Ntid[1]), Wide(Nest.Dims[2].Counter)))));
-  for (Storage &S : Storages)
-    VMap[S.Slot] =
-        B.CreateInBoundsGEP(Home[S.Slot]->getAllocatedType(), Home[S.Slot], Lin, S.Slot->getName());
-  Value *NextOfThread = B.CreateInBoundsGEP(B.getInt32Ty(), Next, Lin);
-  if (WarpStandIn)
-    VMap[WarpStandIn] = emitWarpLaneResult(
-        WarpStandIn, B, *Warp, Slots, Gathered,
-        B.CreateTrunc(B.CreateSub(Lin, Warp->FirstLinear), B.getInt32Ty(), "kp.lane"));
-  BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
-  SmallVector<BasicBlock *, 16> Order;
-  for (BasicBlock &BB : F)
-    if (Regions[R].contains(&BB))
-      Order.push_back(&BB);
-  for (BasicBlock *BB : Order)
-    VMap[BB] = BasicBlock::Create(C, BB->getName(), E, Latch);
-  B.CreateBr(cast<BasicBlock>(VMap[Roots[R]]));
 
-  SmallVector<Instruction *, 64> Cloned;
-  for (BasicBlock *BB : Order) {
-    auto *NB = cast<BasicBlock>(VMap[BB]);
-    for (Instruction &I : *BB) {
-      if (Skip.contains(&I) || isa<DbgInfoIntrinsic>(I))
-        continue;
-      // Leaving the region: every thread leaves the same way (the uniformity check).
-      if (isBlockBarrier(I) || isWarpCollectiveCall(I) || isa<ReturnInst>(I)) {
-        unsigned To = isa<ReturnInst>(I) ? Roots.size() : BarrierIdx.lookup(BB) + 1;
-        if (WarpMode && !isWarpCollectiveCall(I))
-          To |= WaitBit;
-        new StoreInst(ConstantInt::get(Type::getInt32Ty(C), To), NextOfThread, NB);
-        BranchInst::Create(Latch, NB);
-        break;
-      }
-      Instruction *NI = I.clone();
-      NI->setName(I.getName());
-      NI->insertInto(NB, NB->end());
-      VMap[&I] = NI;
-      Cloned.push_back(NI);
-      if (auto *Phi = dyn_cast<PHINode>(NI))
-        for (unsigned K = Phi->getNumIncomingValues(); K-- > 0;)
-          if (!Regions[R].contains(Phi->getIncomingBlock(K)))
-            Phi->removeIncomingValue(K, /*DeletePHIIfEmpty=*/false);
+
+  // One variant of the region: Decided maps the conditions of uniform branches decided before
+  // it to their values, and Blocks are the region's blocks reachable then.
+  std::function<bool(const DenseMap<Value *, Value *> &, unsigned)> EmitVariant;
+  EmitVariant = [&](const DenseMap<Value *, Value *> &Decided, unsigned Depth) -> bool {
+  SmallPtrSet<BasicBlock *, 16> Blocks;
+  {
+    SmallVector<BasicBlock *, 16> Work{Roots[R]};
+    Blocks.insert(Roots[R]);
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      if (BarrierIdx.count(BB))
+        continue; // the region's exit
+      auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+      Value *Known = Br && Br->isConditional() ? Decided.lookup(Br->getCondition()) : nullptr;
+      for (BasicBlock *Succ : successors(BB))
+        if (!Known || Succ == Br->getSuccessor(cast<ConstantInt>(Known)->isZero() ? 1 : 0))
+          if (Blocks.insert(Succ).second)
+            Work.push_back(Succ);
     }
   }
-  for (Instruction *NI : Cloned)
-    RemapInstruction(NI, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
-  auto InBody = [&](Value *Op) {
-    if (auto *I = dyn_cast<Instruction>(Op))
-      return I->getFunction() == &F;
-    if (auto *A = dyn_cast<Argument>(Op))
-      return A->getParent() == &F;
-    if (auto *BB = dyn_cast<BasicBlock>(Op))
-      return BB->getParent() == &F;
-    return false;
+  SmallVector<BasicBlock *, 16> Order;
+  for (BasicBlock &BB : F)
+    if (Blocks.contains(&BB))
+      Order.push_back(&BB);
+  auto IsPre = [&](Value *V, bool Row) {
+    unsigned Budget = MaxRematSize;
+    return isRowValue(V, Idx, Pre, Row, Budget, Blocks);
   };
-  for (Instruction *NI : Cloned)
-    if (any_of(NI->operands(), InBody))
+  // A uniform branch the code before the loop can decide: one variant of the region for
+  // each way, so that the threads' loop has no branch that is the same for all (the first
+  // such branch: each variant is more code to compile).
+  if (Depth < MaxUniformVariants)
+    for (BasicBlock *BB : Order) {
+      auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+      if (!Br || !Br->isConditional() || Decided.count(Br->getCondition()) ||
+          isa<Constant>(Br->getCondition()) || !IsPre(Br->getCondition(), false))
+        continue;
+      DenseMap<Value *, Value *> Map(Pre);
+      Value *Cond = emitRowValue(Br->getCondition(), B, Map, VMap, Blocks);
+      BasicBlock *Taken = BasicBlock::Create(C, "kp.uniform.true", E);
+      BasicBlock *NotTaken = BasicBlock::Create(C, "kp.uniform.false", E);
+      B.CreateCondBr(Cond, Taken, NotTaken);
+      ++UniformVariants;
+      for (bool Way : {true, false}) {
+        DenseMap<Value *, Value *> More(Decided);
+        More[Br->getCondition()] = ConstantInt::getBool(C, Way);
+        B.SetInsertPoint(Way ? Taken : NotTaken);
+        if (!EmitVariant(More, Depth + 1))
+          return false;
+      }
+      return true;
+    }
+  SmallPtrSet<Instruction *, 4> OnceSaved;
+  // A uniform value saved for a later region that the code before the loop can compute (from
+  // the values reloaded above, say) is stored once here, after those reloads, instead of by
+  // every thread: only thread 0's element is read back.
+  for (BasicBlock *BB : Order)
+    for (Instruction &I : *BB)
+      if (auto *Save = dyn_cast<StoreInst>(&I);
+          Save && UniformSaves.contains(Save) && IsPre(Save->getValueOperand(), false)) {
+        DenseMap<Value *, Value *> Map(Pre);
+        B.CreateStore(emitRowValue(Save->getValueOperand(), B, Map, VMap, Blocks),
+                      Home[cast<AllocaInst>(Save->getPointerOperand())]);
+        OnceSaved.insert(Save);
+        ++OnceSaves;
+      }
+  // Where the region leaves to. Every thread leaves the same way (the uniformity check): with
+  // one way out, that is stored once, not by each thread, where one entry is all that is read
+  // (the block's first, or in warp rounds the warp's first lane's).
+  auto ExitOf = [&](Instruction &I, BasicBlock *BB) -> std::optional<unsigned> {
+    if (!isBlockBarrier(I) && !isWarpCollectiveCall(I) && !isa<ReturnInst>(I))
+      return std::nullopt;
+    unsigned To = isa<ReturnInst>(I) ? Roots.size() : BarrierIdx.lookup(BB) + 1;
+    if (WarpMode && !isWarpCollectiveCall(I))
+      To |= WaitBit;
+    return To;
+  };
+  SmallSet<unsigned, 4> Exits;
+  for (BasicBlock *BB : Order)
+    for (Instruction &I : *BB)
+      if (std::optional<unsigned> To = ExitOf(I, BB)) {
+        Exits.insert(*To);
+        break;
+      }
+  bool ExitOnce = Exits.size() == 1 && (!WarpMode || Warp);
+  if (ExitOnce) {
+    Value *Slot = Warp ? B.CreateInBoundsGEP(I32, Next, Warp->FirstLinear) : Next;
+    B.CreateStore(ConstantInt::get(I32, *Exits.begin()), Slot);
+    ++OnceExits;
+  }
+  // One thread's run of the region at B, whose exits go to Latch; Fixed maps values the
+  // thread is known to have (a branch condition folded in a split loop).
+  auto EmitThread = [&](Value *X, Value *Y, Value *Z, BasicBlock *Latch,
+                        const DenseMap<Value *, Value *> &Fixed) {
+    // The linear id in 64 bits from the counters, so that x-consecutive threads have
+    // consecutive slots for the vectoriser.
+    auto Wide = [&](Value *V) { return B.CreateZExt(V, I64); };
+    Value *Lin = B.CreateNUWAdd(
+        Wide(X), B.CreateNUWMul(Wide(Fr.Ntid[0]),
+                                B.CreateNUWAdd(Wide(Y), B.CreateNUWMul(Wide(Fr.Ntid[1]), Wide(Z)))));
+    for (Storage &S : Storages)
+      VMap[S.Slot] = B.CreateInBoundsGEP(Home[S.Slot]->getAllocatedType(), Home[S.Slot], Lin,
+                                         S.Slot->getName());
+    Value *NextOfThread = B.CreateInBoundsGEP(I32, Next, Lin);
+    if (WarpStandIn)
+      VMap[WarpStandIn] = emitWarpLaneResult(
+          WarpStandIn, B, *Warp, Slots, Gathered,
+          B.CreateTrunc(B.CreateSub(Lin, Warp->FirstLinear), I32, "kp.lane"));
+    for (auto [V, K] : Decided)
+      VMap[V] = K;
+    for (auto [V, K] : Fixed)
+      VMap[V] = K;
+    for (BasicBlock *BB : Order)
+      VMap[BB] = BasicBlock::Create(C, BB->getName(), E, Latch);
+    B.CreateBr(cast<BasicBlock>(VMap[Roots[R]]));
+    SmallVector<Instruction *, 64> Cloned;
+    for (BasicBlock *BB : Order) {
+      auto *NB = cast<BasicBlock>(VMap[BB]);
+      for (Instruction &I : *BB) {
+        if (Skip.contains(&I) || OnceSaved.contains(&I) || Fixed.count(&I) ||
+            Decided.count(&I) || isa<DbgInfoIntrinsic>(I))
+          continue;
+        // Leaving the region: every thread leaves the same way (the uniformity check).
+        if (std::optional<unsigned> To = ExitOf(I, BB)) {
+          if (!ExitOnce)
+            new StoreInst(ConstantInt::get(I32, *To), NextOfThread, NB);
+          BranchInst::Create(Latch, NB);
+          break;
+        }
+        Instruction *NI = I.clone();
+        NI->setName(I.getName());
+        NI->insertInto(NB, NB->end());
+        VMap[&I] = NI;
+        Cloned.push_back(NI);
+        if (auto *Phi = dyn_cast<PHINode>(NI))
+          for (unsigned K = Phi->getNumIncomingValues(); K-- > 0;)
+            if (!Blocks.contains(Phi->getIncomingBlock(K)))
+              Phi->removeIncomingValue(K, /*DeletePHIIfEmpty=*/false);
+        // A decided branch whose other way leaves the variant goes one way only.
+        if (auto *Br = dyn_cast<BranchInst>(NI); Br && Br->isConditional())
+          if (auto *Known = dyn_cast_or_null<ConstantInt>(Decided.lookup(Br->getCondition()))) {
+            BasicBlock *Taken = Br->getSuccessor(Known->isZero() ? 1 : 0);
+            BasicBlock *Other = Br->getSuccessor(Known->isZero() ? 0 : 1);
+            if (!Blocks.contains(Other)) {
+              Cloned.pop_back();
+              Br->eraseFromParent();
+              Instruction *Jump = BranchInst::Create(Taken, NB);
+              VMap[&I] = Jump;
+              Cloned.push_back(Jump);
+            }
+          }
+      }
+    }
+    for (Instruction *NI : Cloned)
+      RemapInstruction(NI, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+    auto InBody = [&](Value *Op) {
+      if (auto *I = dyn_cast<Instruction>(Op))
+        return I->getFunction() == &F;
+      if (auto *A = dyn_cast<Argument>(Op))
+        return A->getParent() == &F;
+      if (auto *BB = dyn_cast<BasicBlock>(Op))
+        return BB->getParent() == &F;
       return false;
-  B.SetInsertPoint(Latch);
-  closeThreadLoops(B, Nest);
+    };
+    return none_of(Cloned, [&](Instruction *NI) { return any_of(NI->operands(), InBody); });
+  };
+
+  // A branch whose condition holds on one interval of threadIdx.x per row: the row's loop
+  // over x runs in up to three consecutive parts, below, in and above the interval, each
+  // with the branch folded (ThreadRangeSplit.h). The same threads in the same order.
+  std::optional<IndexRange> Split = findIndexRange(
+      Order, Idx, [&](Value *V) { return IsPre(V, /*Row=*/true); });
+  auto InRegion = [&](Value *V) {
+    auto *I = dyn_cast<Instruction>(V);
+    return I && Blocks.contains(I->getParent());
+  };
+  if (Split && (!InRegion(Split->Cond) ||
+                !all_of(Split->XLeaves, [&](const IndexLeaf &Lf) { return InRegion(Lf.Cmp); }) ||
+                !all_of(Split->RowLeaves, [&](const IndexLeaf &Lf) { return InRegion(Lf.Cmp); })))
+    Split.reset();
+  if (!Split) {
+    ThreadLoopNest Nest = openThreadLoops(B, Fr);
+    BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
+    DenseMap<Value *, Value *> None;
+    if (!EmitThread(Nest.Dims[0].Counter, Nest.Dims[1].Counter, Nest.Dims[2].Counter, Latch,
+                    None))
+      return false;
+    B.SetInsertPoint(Latch);
+    closeThreadLoops(B, Nest);
+    B.CreateBr(Dispatch);
+    return true;
+  }
+  ++SplitRegions;
+  if (const DebugLoc &DL = Split->Branch->getDebugLoc())
+    SplitLines.push_back(DL.getLine());
+  auto *IdxTy = ArrayType::get(I32, NumSlots);
+  struct Level {
+    BasicBlock *Header, *Exit;
+    PHINode *Counter;
+  };
+  // Loops as openThreadLoops's (a bound check at the top, the counter stored in the index
+  // array), z over y over the parts' loops over x.
+  auto Open = [&](Value *From, Value *To, unsigned Slot, const Twine &Name) {
+    BasicBlock *PreBB = B.GetInsertBlock();
+    Level L{BasicBlock::Create(C, "loop." + Name, E), BasicBlock::Create(C, "done." + Name, E),
+            nullptr};
+    BasicBlock *Body = BasicBlock::Create(C, "body." + Name, E);
+    B.CreateBr(L.Header);
+    B.SetInsertPoint(L.Header);
+    L.Counter = B.CreatePHI(I32, 2, Name);
+    L.Counter->addIncoming(From, PreBB);
+    B.CreateCondBr(B.CreateICmpULT(L.Counter, To), Body, L.Exit);
+    B.SetInsertPoint(Body);
+    B.CreateStore(L.Counter, B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, Slot));
+    return L;
+  };
+  auto Close = [&](Level &L, bool ThreadLoop) {
+    // At most 1024 threads: wraps neither way.
+    L.Counter->addIncoming(B.CreateAdd(L.Counter, B.getInt32(1), "", true, true),
+                           B.GetInsertBlock());
+    Instruction *Back = B.CreateBr(L.Header);
+    if (ThreadLoop)
+      markThreadLoop(Back);
+    B.SetInsertPoint(L.Exit);
+  };
+  Level Z = Open(Fr.Begin[2], Fr.End[2], SlotTid + 2, "z");
+  Level Y = Open(Fr.Begin[1], Fr.End[1], SlotTid + 1, "y");
+  DenseMap<Value *, Value *> RowMap(Pre);
+  auto [Lo, Hi] = emitIndexRange(*Split, B, Fr.Begin[0], Fr.End[0], [&](Value *V) {
+    return emitRowValue(V, B, RowMap, VMap, Blocks);
+  });
+  Value *YZ = B.CreateAdd(Y.Counter, B.CreateMul(Fr.Ntid[1], Z.Counter));
+  Constant *In = ConstantInt::getBool(C, Split->Want), *Out = ConstantInt::getBool(C, !Split->Want);
+  DenseMap<Value *, Value *> Inside, Outside{{Split->Cond, Out}};
+  for (const IndexLeaf &Lf : Split->XLeaves)
+    Inside[Lf.Cmp] = ConstantInt::getBool(C, Lf.Want);
+  for (const IndexLeaf &Lf : Split->RowLeaves)
+    Inside[Lf.Cmp] = ConstantInt::getBool(C, Lf.Want);
+  if (Inside.count(Split->Cond) == 0 && isa<ICmpInst>(Split->Cond))
+    Inside[Split->Cond] = In;
+  struct Part {
+    Value *From, *To;
+    const DenseMap<Value *, Value *> *Fixed;
+    bool Present;
+  } Parts[] = {{Fr.Begin[0], Lo, &Outside, hasLowerBound(*Split)},
+               {Lo, Hi, &Inside, true},
+               {Hi, Fr.End[0], &Outside, hasUpperBound(*Split)}};
+  for (const Part &P : Parts) {
+    if (!P.Present)
+      continue;
+    Level X = Open(P.From, P.To, SlotTid, "x");
+    B.CreateStore(B.CreateAdd(X.Counter, B.CreateMul(Fr.Ntid[0], YZ)),
+                  B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotLinear));
+    BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
+    if (!EmitThread(X.Counter, Y.Counter, Z.Counter, Latch, *P.Fixed))
+      return false;
+    B.SetInsertPoint(Latch);
+    Close(X, true);
+  }
+  Close(Y, false);
+  Close(Z, false);
   B.CreateBr(Dispatch);
   return true;
+  };
+  return EmitVariant(DenseMap<Value *, Value *>(), 0);
 }
 
 Function *Fission::emit(Function *Body, const std::string &Name) {
@@ -792,6 +1107,8 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
     B.CreateMemSet(Next, B.getInt8(0), B.CreateMul(Threads, B.getInt64(4)), Align(4));
     Warp.emplace();
     Warp->Snapshot = B.CreateAlloca(ArrayType::get(B.getInt32Ty(), 32), nullptr, "kp.warp.lanes");
+    Warp->Results =
+        B.CreateAlloca(ArrayType::get(B.getInt32Ty(), 32), nullptr, "kp.warp.results");
     Value *Warps = B.CreateTrunc(B.CreateUDiv(B.CreateAdd(Threads, B.getInt64(31)), B.getInt64(32)),
                                  B.getInt32Ty(), "kp.warps");
     BasicBlock *Round = BasicBlock::Create(C, "kp.round", E);
@@ -881,6 +1198,26 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
       Res.WhyNot = "internal: a region refers to code outside it";
     Res.Regions = Split.regions();
     Res.Warps = Split.warps();
+    std::vector<std::string> Parts;
+    if (Split.SplitRegions) {
+      llvm::sort(Split.SplitLines);
+      Split.SplitLines.erase(std::unique(Split.SplitLines.begin(), Split.SplitLines.end()),
+                             Split.SplitLines.end());
+      std::string Lines;
+      for (unsigned L : Split.SplitLines)
+        Lines += (Lines.empty() ? " (line " : ", ") + std::to_string(L);
+      Parts.push_back(std::to_string(Split.SplitRegions) +
+                      " thread loops split where a branch on threadIdx.x changes" + Lines +
+                      (Lines.empty() ? "" : ")"));
+    }
+    if (Split.UniformVariants)
+      Parts.push_back(std::to_string(Split.UniformVariants) +
+                      " uniform branches decided before the thread loops");
+    if (Split.OnceSaves)
+      Parts.push_back(std::to_string(Split.OnceSaves) +
+                      " stores of uniform values made once per block, not per thread");
+    for (const std::string &P : Parts)
+      Res.RegionLoops += (Res.RegionLoops.empty() ? "" : "; ") + P;
   }
   FAM.clear(*Clone, Clone->getName());
   Clone->eraseFromParent();
@@ -918,6 +1255,10 @@ PreservedAnalyses BarrierFissionPass::run(Module &M, ModuleAnalysisManager &MAM)
     }
     remarkGridStrideRounds(*K.HostFn, K.Name, Rounds, RoundsFailed);
     eraseGridStrideRoundsBody(Rounds, FAM);
+    // How the regions' loops run, where that differs from one plain loop over the threads.
+    if (R.Entry && !R.RegionLoops.empty())
+      remark(*K.HostFn, "BarrierSplitLoops",
+             "kernel '" + K.Name + "': " + R.RegionLoops);
     if (R.Entry && R.Warps) {
       K.CpuBlockEntry = R.Entry;
       K.Flags |= KP_KERNEL_CPU_BLOCK_WARPS;

@@ -16,6 +16,7 @@ struct FissionResult {
   unsigned Regions = 0;
   bool Warps = false; // split at warp collectives too: the regions run warp by warp
   std::string WhyNot;
+  std::string RegionLoops; // how the regions' thread loops run, for a remark (empty: plainly)
 };
 
 /// <Name>.kp.cpu_block for a kernel whose barriers are plain syncthreads() in

@@ -90,65 +90,49 @@ void lowerWarpCollectives(Function &F, SmallPtrSetImpl<Instruction *> &StandIns)
   }
 }
 
-Value *emitWarpPrologue(CallInst *StandIn, IRBuilder<> &B, const WarpFrame &W,
-                        const WarpSlots &S) {
-  Op K = opOfStandIn(StandIn);
-  if (K == Op::ActiveMask)
-    return nullptr;
+namespace {
+
+/// for (L = From; L < To; ++L) Body(L), i32, at B; B is left after the loop.
+void emitLaneLoop(IRBuilder<> &B, Value *From, Value *To, const Twine &Name,
+                  function_ref<void(Value *)> Body) {
   LLVMContext &C = B.getContext();
   Function *E = B.GetInsertBlock()->getParent();
-  Value *Vals = S.Home(StandIn->getArgOperand(2));
   BasicBlock *Pre = B.GetInsertBlock();
-  BasicBlock *Loop = BasicBlock::Create(C, "kp.warp.gather", E);
-  BasicBlock *Exit = BasicBlock::Create(C, "kp.warp.gathered", E);
-  B.CreateBr(Loop);
+  BasicBlock *Head = BasicBlock::Create(C, Name, E);
+  BasicBlock *Loop = BasicBlock::Create(C, Name + ".body", E);
+  BasicBlock *Exit = BasicBlock::Create(C, Name + ".done", E);
+  B.CreateBr(Head);
+  B.SetInsertPoint(Head);
+  PHINode *L = B.CreatePHI(B.getInt32Ty(), 2, Name + ".l");
+  L->addIncoming(From, Pre);
+  B.CreateCondBr(B.CreateICmpULT(L, To), Loop, Exit);
   B.SetInsertPoint(Loop);
-  PHINode *L = B.CreatePHI(B.getInt32Ty(), 2, "kp.warp.l");
-  PHINode *Ballot = B.CreatePHI(B.getInt32Ty(), 2, "kp.warp.ballot");
-  Value *Lane = B.CreateAdd(W.FirstLinear, B.CreateZExt(L, B.getInt64Ty()));
-  Value *V = B.CreateLoad(B.getInt32Ty(), B.CreateInBoundsGEP(B.getInt32Ty(), Vals, Lane));
-  Value *NextBallot = Ballot;
-  if (isShuffle(K))
-    B.CreateStore(V, B.CreateInBoundsGEP(W.Snapshot->getAllocatedType(), W.Snapshot,
-                                         {B.getInt32(0), L}));
-  else
-    NextBallot = B.CreateOr(Ballot, B.CreateShl(V, L)); // V is 0 or 1
-  Value *NextL = B.CreateNUWAdd(L, B.getInt32(1));
-  B.CreateCondBr(B.CreateICmpULT(NextL, W.Lanes), Loop, Exit);
-  L->addIncoming(B.getInt32(0), Pre);
-  L->addIncoming(NextL, Loop);
-  Ballot->addIncoming(B.getInt32(0), Pre);
-  Ballot->addIncoming(NextBallot, Loop);
+  Body(L);
+  L->addIncoming(B.CreateNUWAdd(L, B.getInt32(1)), B.GetInsertBlock());
+  B.CreateBr(Head);
   B.SetInsertPoint(Exit);
-  return isShuffle(K) ? nullptr : NextBallot;
 }
 
-Value *emitWarpLaneResult(CallInst *StandIn, IRBuilder<> &B, const WarpFrame &W,
-                          const WarpSlots &S, Value *Prologue, Value *Lane) {
-  Op K = opOfStandIn(StandIn);
-  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
-  Value *Mask = B.CreateLoad(I32, S.Own(StandIn->getArgOperand(1)), "kp.warp.mask");
-  // The lanes that exist: all 32 but in a block's last, partial warp.
-  Value *Existing = B.CreateSelect(
+/// The lanes that exist: all 32 but in a block's last, partial warp.
+Value *existingLanes(IRBuilder<> &B, const WarpFrame &W) {
+  return B.CreateSelect(
       B.CreateICmpUGE(W.Lanes, B.getInt32(32)), B.getInt32(~0u),
-      B.CreateSub(B.CreateShl(B.getInt32(1), B.CreateAnd(W.Lanes, B.getInt32(31))), B.getInt32(1)));
-  if (K == Op::ActiveMask)
-    return Existing; // the split proved that every lane of the warp reaches it
-  Value *Group = B.CreateAnd(Mask, Existing);
-  if (!isShuffle(K)) {
-    Value *Set = B.CreateAnd(Prologue, Group);
-    switch (K) {
-    case Op::Ballot:
-      return Set;
-    case Op::All:
-      return B.CreateZExt(B.CreateICmpEQ(Set, Group), I32);
-    default:
-      return B.CreateZExt(B.CreateICmpNE(Set, B.getInt32(0)), I32);
-    }
-  }
-  Value *Arg = B.CreateLoad(I32, S.Own(StandIn->getArgOperand(3)), "kp.warp.arg");
+      B.CreateSub(B.CreateShl(B.getInt32(1), B.CreateAnd(W.Lanes, B.getInt32(31))),
+                  B.getInt32(1)));
+}
+
+Value *laneElement(IRBuilder<> &B, AllocaInst *A, Value *L) {
+  return B.CreateInBoundsGEP(A->getAllocatedType(), A, {B.getInt32(0), L});
+}
+
+/// Lane L's shuffle result by the rules of PTX shfl.sync (as cpu_block.c): the value of the
+/// source lane where it is in the warp and in the mask, else the lane's own.
+Value *shuffleResult(IRBuilder<> &B, Op K, const WarpFrame &W, Value *Mask, Value *Arg,
+                     Value *Lane) {
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+  Value *Group = B.CreateAnd(Mask, existingLanes(B, W));
   Value *L64 = B.CreateZExt(Lane, I64);
-  Value *Src; // may be out of range: the rules of PTX shfl.sync, as cpu_block.c
+  Value *Src; // may be out of range
   switch (K) {
   case Op::ShflIdx:
     Src = B.CreateZExt(B.CreateAnd(Arg, B.getInt32(31)), I64);
@@ -168,9 +152,139 @@ Value *emitWarpLaneResult(CallInst *StandIn, IRBuilder<> &B, const WarpFrame &W,
   Value *Src32 = B.CreateSelect(InWarp, B.CreateTrunc(Src, I32), Lane);
   Value *InGroup = B.CreateTrunc(B.CreateLShr(Group, Src32), B.getInt1Ty());
   Value *From = B.CreateSelect(B.CreateAnd(InWarp, InGroup), Src32, Lane);
-  return B.CreateLoad(I32, B.CreateInBoundsGEP(W.Snapshot->getAllocatedType(), W.Snapshot,
-                                               {B.getInt32(0), From}),
-                      "kp.shuffled");
+  return B.CreateLoad(I32, laneElement(B, W.Snapshot, From));
+}
+
+/// Every lane's result of a shuffle whose mask and lane argument are the same in all lanes
+/// and whose mask takes every lane of the warp: copies of two ranges of the snapshot (up,
+/// down) or one lane's value (idx), loops the vectoriser takes. Not for xor.
+void emitUniformShuffle(IRBuilder<> &B, Op K, const WarpFrame &W, Value *Arg) {
+  Value *N = W.Lanes;
+  auto Copy = [&](Value *From, Value *To, Value *Shift, bool Down) {
+    emitLaneLoop(B, From, To, "kp.warp.copy", [&](Value *L) {
+      Value *Src = Shift ? (Down ? B.CreateNUWAdd(L, Shift) : B.CreateNUWSub(L, Shift)) : L;
+      B.CreateStore(B.CreateLoad(B.getInt32Ty(), laneElement(B, W.Snapshot, Src)),
+                    laneElement(B, W.Results, L));
+    });
+  };
+  Value *Zero = B.getInt32(0);
+  switch (K) {
+  case Op::ShflDown: { // [0, N - d): lane + d; [N - d, N): own (d may exceed N)
+    Value *D = B.CreateBinaryIntrinsic(Intrinsic::umin, Arg, N);
+    Value *Split = B.CreateSub(N, D);
+    Copy(Zero, Split, D, true);
+    Copy(Split, N, nullptr, false);
+    return;
+  }
+  case Op::ShflUp: { // [0, d): own; [d, N): lane - d
+    Value *D = B.CreateBinaryIntrinsic(Intrinsic::umin, Arg, N);
+    Copy(Zero, D, nullptr, false);
+    Copy(D, N, D, false);
+    return;
+  }
+  default: { // idx: every lane gets lane (arg & 31)'s value if it exists, else its own
+    Value *Src = B.CreateAnd(Arg, B.getInt32(31));
+    Value *Exists = B.CreateICmpULT(Src, N);
+    Value *Bcast = B.CreateLoad(B.getInt32Ty(),
+                                laneElement(B, W.Snapshot, B.CreateSelect(Exists, Src, Zero)));
+    emitLaneLoop(B, Zero, N, "kp.warp.copy", [&](Value *L) {
+      Value *Own = B.CreateLoad(B.getInt32Ty(), laneElement(B, W.Snapshot, L));
+      B.CreateStore(B.CreateSelect(Exists, Bcast, Own), laneElement(B, W.Results, L));
+    });
+    return;
+  }
+  }
+}
+
+} // namespace
+
+Value *emitWarpPrologue(CallInst *StandIn, IRBuilder<> &B, const WarpFrame &W,
+                        const WarpSlots &S) {
+  Op K = opOfStandIn(StandIn);
+  if (K == Op::ActiveMask)
+    return nullptr;
+  LLVMContext &C = B.getContext();
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+  Value *Vals = S.Home(StandIn->getArgOperand(2));
+  auto OfLane = [&](Value *Home, Value *L) {
+    return B.CreateInBoundsGEP(I32, Home, B.CreateAdd(W.FirstLinear, B.CreateZExt(L, I64)));
+  };
+  if (!isShuffle(K)) {
+    Function *E = B.GetInsertBlock()->getParent();
+    BasicBlock *Pre = B.GetInsertBlock();
+    BasicBlock *Loop = BasicBlock::Create(C, "kp.warp.gather", E);
+    BasicBlock *Exit = BasicBlock::Create(C, "kp.warp.gathered", E);
+    B.CreateBr(Loop);
+    B.SetInsertPoint(Loop);
+    PHINode *L = B.CreatePHI(I32, 2, "kp.warp.l");
+    PHINode *Acc = B.CreatePHI(I32, 2, "kp.warp.ballot");
+    Value *V = B.CreateLoad(I32, OfLane(Vals, L));
+    Value *Ballot = B.CreateOr(Acc, B.CreateShl(V, L)); // V is 0 or 1
+    Value *NextL = B.CreateNUWAdd(L, B.getInt32(1));
+    B.CreateCondBr(B.CreateICmpULT(NextL, W.Lanes), Loop, Exit);
+    L->addIncoming(B.getInt32(0), Pre);
+    L->addIncoming(NextL, Loop);
+    Acc->addIncoming(B.getInt32(0), Pre);
+    Acc->addIncoming(Ballot, Loop);
+    B.SetInsertPoint(Exit);
+    return Ballot;
+  }
+  // The lanes' values, then each lane's result from them.
+  emitLaneLoop(B, B.getInt32(0), W.Lanes, "kp.warp.gather", [&](Value *L) {
+    B.CreateStore(B.CreateLoad(I32, OfLane(Vals, L)), laneElement(B, W.Snapshot, L));
+  });
+  Value *MaskSlot = StandIn->getArgOperand(1), *ArgSlot = StandIn->getArgOperand(3);
+  Value *LeadMask = S.Lead(MaskSlot), *LeadArg = S.Lead(ArgSlot);
+  auto General = [&] {
+    emitLaneLoop(B, B.getInt32(0), W.Lanes, "kp.warp.shuffle", [&](Value *L) {
+      Value *Mask = LeadMask ? LeadMask : B.CreateLoad(I32, OfLane(S.Home(MaskSlot), L));
+      Value *Arg = LeadArg ? LeadArg : B.CreateLoad(I32, OfLane(S.Home(ArgSlot), L));
+      B.CreateStore(shuffleResult(B, K, W, Mask, Arg, L), laneElement(B, W.Results, L));
+    });
+  };
+  if (!LeadMask || !LeadArg || K == Op::ShflXor) {
+    General();
+    return nullptr;
+  }
+  Function *E = B.GetInsertBlock()->getParent();
+  Value *Existing = existingLanes(B, W);
+  Value *Full = B.CreateICmpEQ(B.CreateAnd(LeadMask, Existing), Existing, "kp.warp.full");
+  BasicBlock *Fast = BasicBlock::Create(C, "kp.warp.uniform", E);
+  BasicBlock *Slow = BasicBlock::Create(C, "kp.warp.masked", E);
+  BasicBlock *Join = BasicBlock::Create(C, "kp.warp.shuffled", E);
+  B.CreateCondBr(Full, Fast, Slow);
+  B.SetInsertPoint(Fast);
+  emitUniformShuffle(B, K, W, LeadArg);
+  B.CreateBr(Join);
+  B.SetInsertPoint(Slow);
+  General();
+  B.CreateBr(Join);
+  B.SetInsertPoint(Join);
+  return nullptr;
+}
+
+Value *emitWarpLaneResult(CallInst *StandIn, IRBuilder<> &B, const WarpFrame &W,
+                          const WarpSlots &S, Value *Prologue, Value *Lane) {
+  Op K = opOfStandIn(StandIn);
+  Type *I32 = B.getInt32Ty();
+  if (isShuffle(K)) // computed before the lanes run (emitWarpPrologue)
+    return B.CreateLoad(I32, laneElement(B, W.Results, Lane), "kp.shuffled");
+  Value *Existing = existingLanes(B, W);
+  if (K == Op::ActiveMask)
+    return Existing; // the split proved that every lane of the warp reaches it
+  Value *Mask = S.Lead(StandIn->getArgOperand(1));
+  if (!Mask)
+    Mask = B.CreateLoad(I32, S.Own(StandIn->getArgOperand(1)), "kp.warp.mask");
+  Value *Group = B.CreateAnd(Mask, Existing);
+  Value *Set = B.CreateAnd(Prologue, Group);
+  switch (K) {
+  case Op::Ballot:
+    return Set;
+  case Op::All:
+    return B.CreateZExt(B.CreateICmpEQ(Set, Group), I32);
+  default:
+    return B.CreateZExt(B.CreateICmpNE(Set, B.getInt32(0)), I32);
+  }
 }
 
 } // namespace kernplug

@@ -35,22 +35,27 @@ bool isWarpCollectiveCall(const llvm::Instruction &I);
 void lowerWarpCollectives(llvm::Function &F, llvm::SmallPtrSetImpl<llvm::Instruction *> &StandIns);
 
 /// The warp a region's lane loop runs: its first lane's linear id in the block, the number
-/// of lanes it has (32, or fewer in a block's last warp) and a [32 x i32] scratch array.
+/// of lanes it has (32, or fewer in a block's last warp) and two [32 x i32] scratch arrays:
+/// the lanes' values, and each lane's shuffle result.
 struct WarpFrame {
   llvm::Value *FirstLinear; // i64
   llvm::Value *Lanes;       // i32
-  llvm::AllocaInst *Snapshot;
+  llvm::AllocaInst *Snapshot, *Results;
 };
 
 /// Where the split kernel keeps a local of the clone: Home(A) is the per-thread array
-/// (indexed by linear id) of alloca A, Own(A) the running lane's element.
+/// (indexed by linear id) of alloca A, Own(A) the running lane's element, Lead(A) the value
+/// of the warp's first lane's element read before the lanes run, where every lane of the
+/// warp stores the same there (else nullptr).
 struct WarpSlots {
-  llvm::function_ref<llvm::Value *(llvm::Value *)> Home, Own;
+  llvm::function_ref<llvm::Value *(llvm::Value *)> Home, Own, Lead;
 };
 
 /// Before the lane loop of the region StandIn starts: what every lane's result needs from
-/// the others, read while no lane of the warp can have overwritten its operands (the
-/// shuffled values copied into the snapshot, or the warp's ballot). May return nullptr.
+/// the others, read while no lane of the warp can have overwritten its operands: the warp's
+/// ballot, or for a shuffle every lane's result (in W.Results; plain copies of ranges of
+/// the lanes' values where the mask and offset are the same in all lanes and the mask takes
+/// every lane, so that the loops vectorise). May return nullptr.
 llvm::Value *emitWarpPrologue(llvm::CallInst *StandIn, llvm::IRBuilder<> &B, const WarpFrame &W,
                               const WarpSlots &S);
 

@@ -1,0 +1,163 @@
+//===- ThreadRangeSplit.cpp - a region's x loop split at a branch -*- C++ -*-===//
+#include "cpu/ThreadRangeSplit.h"
+#include "Primitives.h"
+#include "cpu/Divergence.h"
+
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/PatternMatch.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+namespace kernplug {
+namespace {
+
+/// The integer comparisons that must each have their Want for Cond == Want (through an
+/// `and` that must be true, an `or` that must be false, negations); other leaves are left
+/// out (they stay in the code: the range is where the listed ones hold).
+void collectLeaves(Value *Cond, bool Want, SmallVectorImpl<IndexLeaf> &Cmps, unsigned Depth = 0) {
+  Value *A, *B;
+  if (Depth < 8 && match(Cond, m_Not(m_Value(A))))
+    return collectLeaves(A, !Want, Cmps, Depth + 1);
+  if (Depth < 8 && Want && match(Cond, m_LogicalAnd(m_Value(A), m_Value(B))))
+    return collectLeaves(A, true, Cmps, Depth + 1), collectLeaves(B, true, Cmps, Depth + 1);
+  if (Depth < 8 && !Want && match(Cond, m_LogicalOr(m_Value(A), m_Value(B))))
+    return collectLeaves(A, false, Cmps, Depth + 1), collectLeaves(B, false, Cmps, Depth + 1);
+  if (auto *Cmp = dyn_cast<ICmpInst>(Cond))
+    Cmps.push_back({Cmp, Want, CmpInst::BAD_ICMP_PREDICATE, nullptr, {}});
+}
+
+bool isThreadX(const Value *V, const Argument *Idx) {
+  std::optional<unsigned> Slot = indexLoadSlot(V, Idx);
+  return Slot && *Slot == SlotTid;
+}
+
+/// V as x + sum of (sign, row value) Terms, exactly (no wrap: nsw adds for a signed
+/// comparison, nuw for an unsigned one), or false.
+bool xAffine(Value *V, const Argument *Idx, bool Signed, RowValueFn IsRowValue,
+             SmallVectorImpl<std::pair<bool, Value *>> *Terms) {
+  if (isThreadX(V, Idx))
+    return true;
+  Value *X;
+  if (match(V, m_ZExtOrSExt(m_Value(X))) && isThreadX(X, Idx))
+    return true; // threadIdx.x is below 2^31: either extension is the same
+  auto *Op = dyn_cast<BinaryOperator>(V);
+  if (!Op || (Op->getOpcode() != Instruction::Add && Op->getOpcode() != Instruction::Sub))
+    return false;
+  if (Signed ? !Op->hasNoSignedWrap() : !Op->hasNoUnsignedWrap())
+    return false;
+  Value *L = Op->getOperand(0), *R = Op->getOperand(1);
+  if (IsRowValue(R) && xAffine(L, Idx, Signed, IsRowValue, Terms)) {
+    if (Terms)
+      Terms->push_back({Op->getOpcode() == Instruction::Sub, R});
+    return true;
+  }
+  if (Op->getOpcode() == Instruction::Add && IsRowValue(L) &&
+      xAffine(R, Idx, Signed, IsRowValue, Terms)) {
+    if (Terms)
+      Terms->push_back({false, L});
+    return true;
+  }
+  return false;
+}
+
+/// Lf as `x + Terms Pred Bound` that must hold (filled into Lf); false if it is not one.
+bool normalise(IndexLeaf &Lf, const Argument *Idx, RowValueFn IsRowValue) {
+  ICmpInst *Cmp = Lf.Cmp;
+  if (Cmp->isEquality() || !Cmp->getOperand(0)->getType()->isIntegerTy() ||
+      Cmp->getOperand(0)->getType()->getIntegerBitWidth() > 64)
+    return false;
+  CmpInst::Predicate Pred = Lf.Want ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  Value *XSide = Cmp->getOperand(0), *RowSide = Cmp->getOperand(1);
+  if (!IsRowValue(RowSide)) {
+    std::swap(XSide, RowSide);
+    Pred = CmpInst::getSwappedPredicate(Pred);
+  }
+  Lf.Terms.clear();
+  if (!IsRowValue(RowSide) ||
+      !xAffine(XSide, Idx, ICmpInst::isSigned(Pred), IsRowValue, &Lf.Terms))
+    return false;
+  Lf.Pred = Pred, Lf.Bound = RowSide;
+  return true;
+}
+
+bool isLower(CmpInst::Predicate P) { return ICmpInst::isGT(P) || ICmpInst::isGE(P); }
+
+} // namespace
+
+std::optional<IndexRange> findIndexRange(ArrayRef<BasicBlock *> Blocks, const Argument *Idx,
+                                         RowValueFn IsRowValue) {
+  for (BasicBlock *BB : Blocks) {
+    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    if (!Br || !Br->isConditional())
+      continue;
+    for (bool Want : {true, false}) {
+      IndexRange R{Br, Br->getCondition(), Want, {}, {}};
+      SmallVector<IndexLeaf, 8> Cmps;
+      collectLeaves(R.Cond, Want, Cmps);
+      for (IndexLeaf &Lf : Cmps) {
+        if (normalise(Lf, Idx, IsRowValue))
+          R.XLeaves.push_back(Lf);
+        else if (IsRowValue(Lf.Cmp))
+          R.RowLeaves.push_back(Lf);
+      }
+      if (!R.XLeaves.empty())
+        return R;
+    }
+  }
+  return std::nullopt;
+}
+
+bool hasLowerBound(const IndexRange &R) {
+  return !R.RowLeaves.empty() ||
+         any_of(R.XLeaves, [](const IndexLeaf &Lf) { return isLower(Lf.Pred); });
+}
+
+bool hasUpperBound(const IndexRange &R) {
+  return any_of(R.XLeaves, [](const IndexLeaf &Lf) { return !isLower(Lf.Pred); });
+}
+
+std::pair<Value *, Value *> emitIndexRange(const IndexRange &R, IRBuilder<> &B, Value *Begin,
+                                           Value *End, function_ref<Value *(Value *)> RowValue) {
+  // Exact: x + Terms and Bound in twice their width (a few terms of at most 64 bits).
+  unsigned Bits = 32;
+  for (const IndexLeaf &Lf : R.XLeaves)
+    Bits = std::max(Bits, Lf.Bound->getType()->getIntegerBitWidth());
+  Type *Wide = B.getIntNTy(2 * Bits);
+  Value *Lo = B.CreateZExt(Begin, Wide), *Hi = B.CreateZExt(End, Wide);
+  for (const IndexLeaf &Lf : R.XLeaves) {
+    bool Signed = ICmpInst::isSigned(Lf.Pred);
+    auto Ext = [&](Value *V) {
+      V = RowValue(V);
+      return Signed ? B.CreateSExt(V, Wide) : B.CreateZExt(V, Wide);
+    };
+    // x + Off Pred Bound  <=>  x Pred Bound - Off.
+    Value *Limit = Ext(Lf.Bound);
+    for (auto [Minus, Term] : Lf.Terms)
+      Limit = Minus ? B.CreateAdd(Limit, Ext(Term)) : B.CreateSub(Limit, Ext(Term));
+    if (ICmpInst::isLE(Lf.Pred) || ICmpInst::isGT(Lf.Pred))
+      Limit = B.CreateAdd(Limit, ConstantInt::get(Wide, 1)); // x <= L is x < L + 1
+    if (isLower(Lf.Pred))
+      Lo = B.CreateBinaryIntrinsic(Intrinsic::smax, Lo, Limit);
+    else
+      Hi = B.CreateBinaryIntrinsic(Intrinsic::smin, Hi, Limit);
+  }
+  Value *WideEnd = B.CreateZExt(End, Wide);
+  Lo = B.CreateBinaryIntrinsic(Intrinsic::smin, Lo, WideEnd);
+  Hi = B.CreateBinaryIntrinsic(Intrinsic::smax,
+                               B.CreateBinaryIntrinsic(Intrinsic::smin, Hi, WideEnd), Lo);
+  // A row leaf that fails: no thread of the row is in the interval.
+  Value *Empty = B.getFalse();
+  for (const IndexLeaf &Lf : R.RowLeaves) {
+    Value *Holds = RowValue(Lf.Cmp);
+    Empty = B.CreateOr(Empty, Lf.Want ? B.CreateNot(Holds) : Holds);
+  }
+  Lo = B.CreateSelect(Empty, WideEnd, Lo);
+  Hi = B.CreateSelect(Empty, WideEnd, Hi);
+  Type *I32 = B.getInt32Ty();
+  return {B.CreateTrunc(Lo, I32, "kp.x.lo"), B.CreateTrunc(Hi, I32, "kp.x.hi")};
+}
+
+} // namespace kernplug
