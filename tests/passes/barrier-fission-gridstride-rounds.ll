@@ -30,7 +30,7 @@
 ; CHECK: head.gs.round:
 ; CHECK: %gs.i.wide = add nsw i64 %gs.kstep
 ; CHECK: icmp slt i64 %gs.i.wide
-; CHECK: %gs.k.next = add i64 %gs.k.restored, 1
+; CHECK: %gs.k.next{{[0-9]*}} = add i64 %gs.k.restored, 1
 ; CHECK: %gs.i = trunc i64 %gs.i.wide to i32
 ; CHECK: atomicrmw add ptr %slot, i32 1 monotonic
 ; CHECK: call void @llvm.prefetch.p0(
