@@ -170,7 +170,8 @@ void kp_cpu_check_finish(kp_cpu_check_launch *c) {
   c->params = NULL;
 }
 
-static _Thread_local const kp_cpu_check_launch *tls_launch;
+/* initial-exec, as kp_cpu_state: read on every check, so no __tls_get_addr call. */
+static _Thread_local const kp_cpu_check_launch *tls_launch __attribute__((tls_model("initial-exec")));
 static _Thread_local char tls_message[768];
 
 void kp_cpu_check_enter(const kp_cpu_check_launch *c) { tls_launch = c; }
@@ -201,13 +202,11 @@ static const char *at(const char *where, char *buf, size_t size) {
 
 static const char *access_kind(int flags) { return (flags & 1) ? "write" : "read"; }
 
-KP_EXPORT void __kp_check_param(int param, const char *p, uint64_t bytes, int flags,
-                                const char *where) {
-  const kp_cpu_check_launch *c = tls_launch;
-  if (!c || (unsigned)param >= c->num_params) return;
+/* The reports, out of line: the checks' fast paths stay leaf functions without a frame. */
+__attribute__((noinline, cold)) static void param_failed(const kp_cpu_check_launch *c, int param,
+                                                         uintptr_t a, uint64_t bytes, int flags,
+                                                         const char *where) {
   const kp_cpu_check_param *cp = &c->params[param];
-  uintptr_t a = (uintptr_t)p;
-  if (!cp->hi || (a >= cp->lo && a <= cp->hi && bytes <= cp->hi - a)) return;
   char place[256], into[96] = "";
   if (cp->arg != cp->lo)
     snprintf(into, sizeof into, " (the argument points %lld bytes into it)",
@@ -221,6 +220,16 @@ KP_EXPORT void __kp_check_param(int param, const char *p, uint64_t bytes, int fl
            a < cp->lo ? "before the start of" : "past the end of",
            (unsigned long long)(cp->hi - cp->lo), into);
   fail_check();
+}
+
+KP_EXPORT void __kp_check_param(int param, const char *p, uint64_t bytes, int flags,
+                                const char *where) {
+  const kp_cpu_check_launch *c = tls_launch;
+  if (!c || (unsigned)param >= c->num_params) return;
+  const kp_cpu_check_param *cp = &c->params[param];
+  uintptr_t a = (uintptr_t)p;
+  if (!cp->hi || (a >= cp->lo && a <= cp->hi && bytes <= cp->hi - a)) return;
+  param_failed(c, param, a, bytes, flags, where);
 }
 
 KP_EXPORT void __kp_check_shared(const char *base, uint64_t array_bytes, const char *name,
