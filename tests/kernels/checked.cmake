@@ -44,3 +44,19 @@ kp_kernel_expect(checked_shuffle_only warp_intrinsics EXPECT fail
 kp_kernel_expect(checked_bad_value schedule_expect EXPECT fail ARGS ordered
                  ENV KP_BACKEND=cpu KP_CHECK=everything
                  STDERR "KP_CHECK=everything: expected 1 (or all), 0, or a comma-separated list of 'bounds' and 'shuffle'")
+# At -O0 every pointer lives in a local variable: the checked copy promotes them to registers
+# first, so the same accesses are checked.
+if(TARGET kt_checked_expect)
+  kernplug_add_program(kt_checked_expect_O0 checked_expect.c)
+  target_compile_options(kt_checked_expect_O0 PRIVATE -O0 -g -fplugin-arg-kernplug-check)
+  target_include_directories(kt_checked_expect_O0 PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  kp_kernel_expect(checked_O0_clean checked_expect_O0 EXPECT success ARGS clean
+                   ENV KP_BACKEND=cpu KP_CHECK=1 STDOUT "checked_expect: clean ran through")
+  kp_kernel_expect(checked_O0_helper_interior checked_expect_O0 EXPECT fail
+    ARGS helper_interior ENV KP_BACKEND=cpu KP_CHECK=1 KP_NUM_THREADS=1
+    STDERR "kernel 'helper_past_end', block (3, 0, 0), thread (132, 0, 0): checked mode (KP_CHECK): write of 4 bytes at offset 3600 of parameter 'y' at "
+           "checked_expect.c:27, past the end of its allocation of 4000 bytes (the argument points 400 bytes into it)")
+  kp_kernel_expect(checked_O0_shared_static checked_expect_O0 EXPECT fail
+    ARGS shared_static ENV KP_BACKEND=cpu KP_CHECK=1 KP_NUM_THREADS=1
+    STDERR "thread (64, 0, 0): checked mode (KP_CHECK): write of 4 bytes at offset 256 of shared array '")
+endif()
