@@ -23,7 +23,9 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
@@ -61,6 +63,7 @@ private:
   const SmallPtrSetImpl<GlobalValue *> &SharedArrays;
   const DataLayout &DL;
   Function *Clone = nullptr;
+  Argument *Bounds = nullptr; // {i64 lo, i64 hi} per parameter
   StringMap<Constant *> Places;
   DenseMap<GlobalVariable *, Constant *> ArrayNames;
 
@@ -185,12 +188,29 @@ bool Instrumenter::check(Instruction &At, Value *Ptr, Value *Bytes, bool Write) 
   Constant *Where = placeOf(At);
   Type *Void = Type::getVoidTy(C);
   switch (R.Kind) {
-  case Root::Param:
-    B.CreateCall(M.getOrInsertFunction(
+  case Root::Param: {
+    // lo <= p && p + bytes <= hi (and no wrap), else the runtime's report, which does not
+    // return. The bounds do not change during a launch: invariant loads, hoisted and CSE'd.
+    MDNode *Invariant = MDNode::get(C, {});
+    Value *Pair = B.CreateConstGEP1_64(I64, Bounds, 2 * R.ParamNo);
+    LoadInst *Lo = B.CreateAlignedLoad(I64, Pair, Align(8), "kp.lo");
+    LoadInst *Hi =
+        B.CreateAlignedLoad(I64, B.CreateConstGEP1_64(I64, Pair, 1), Align(8), "kp.hi");
+    Lo->setMetadata(LLVMContext::MD_invariant_load, Invariant);
+    Hi->setMetadata(LLVMContext::MD_invariant_load, Invariant);
+    Value *Addr = B.CreatePtrToInt(Ptr, I64);
+    Value *End = B.CreateAdd(Addr, Size);
+    Value *Bad = B.CreateOr(B.CreateOr(B.CreateICmpULT(Addr, Lo), B.CreateICmpUGT(End, Hi)),
+                            B.CreateICmpULT(End, Addr), "kp.out_of_bounds");
+    MDNode *Unlikely = MDBuilder(C).createBranchWeights(1, 1 << 20);
+    Instruction *Then = SplitBlockAndInsertIfThen(Bad, &At, /*Unreachable=*/true, Unlikely);
+    IRBuilder<> F(Then);
+    F.CreateCall(M.getOrInsertFunction(
                      "__kp_check_param",
                      FunctionType::get(Void, {I32, PtrTy, I64, I32, PtrTy}, false)),
-                 {B.getInt32(R.ParamNo), Ptr, Size, Flags, Where});
+                 {F.getInt32(R.ParamNo), Ptr, Size, Flags, Where});
     break;
+  }
   case Root::Shared: {
     Constant *&Name = ArrayNames[R.Array];
     if (!Name)
@@ -265,7 +285,10 @@ Function *Instrumenter::makeEntry() {
   SmallVector<Value *, 8> Args;
   for (Argument &A : Clone->args()) {
     Value *Slot = B.CreateLoad(Ptr, B.CreateConstGEP1_64(Ptr, E->getArg(0), A.getArgNo()));
-    Args.push_back(A.hasByValAttr() ? Slot : B.CreateLoad(A.getType(), Slot));
+    if (&A == Bounds) // args[n]: the bounds array itself
+      Args.push_back(Slot);
+    else
+      Args.push_back(A.hasByValAttr() ? Slot : B.CreateLoad(A.getType(), Slot));
   }
   CallInst *Call = B.CreateCall(Clone, Args);
   useCalleeABI(Clone, Call);
@@ -274,13 +297,26 @@ Function *Instrumenter::makeEntry() {
 }
 
 Function *Instrumenter::build() {
+  // The clone takes one more argument: the launch's {lo, hi} per parameter (the runtime puts
+  // it after the arguments in args[]), so that a check is two compares and no call.
+  LLVMContext &C = M.getContext();
+  SmallVector<Type *, 8> Params(K.Fn->getFunctionType()->params());
+  Params.push_back(PointerType::get(C, 0));
+  Clone = Function::Create(FunctionType::get(K.Fn->getReturnType(), Params, false),
+                           GlobalValue::InternalLinkage, K.Name + ".kp.checked", M);
   ValueToValueMapTy VMap;
-  Clone = CloneFunction(K.Fn, VMap);
-  Clone->setName(K.Name + ".kp.checked");
+  for (Argument &A : K.Fn->args()) {
+    VMap[&A] = Clone->getArg(A.getArgNo());
+    Clone->getArg(A.getArgNo())->setName(A.getName());
+  }
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(Clone, K.Fn, VMap, CloneFunctionChangeType::LocalChangesOnly, Returns);
   Clone->setLinkage(GlobalValue::InternalLinkage);
   Clone->setVisibility(GlobalValue::DefaultVisibility);
   Clone->setComdat(nullptr);
-  for (unsigned I = 0; I < Clone->arg_size(); ++I)
+  Bounds = Clone->getArg(Clone->arg_size() - 1);
+  Bounds->setName("kp.bounds");
+  for (unsigned I = 0; I + 1 < Clone->arg_size(); ++I)
     Clone->removeParamAttr(I, IndirectArgAttr); // a kernel's: for its stub only
   inlineCalls();
   promoteLocals();

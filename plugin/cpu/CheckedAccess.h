@@ -3,13 +3,15 @@
 // The CPU backend's checked mode (docs/debugging.md "Checked mode"), built only
 // under -fplugin-arg-kernplug-check. For each user kernel <k> this pass adds,
 // beside the normal CPU entries, a per-thread entry <k>.kp.cpu_checked(void
-// **args) that calls <k>.kp.checked: a clone of the kernel with every call to
+// **args) that calls <k>.kp.checked: a clone of the kernel, with one more
+// parameter (the launch's bounds, args[n] after the n arguments), every call to
 // a function with a body inlined (bounded), the locals promoted to registers
-// (so that -O0 code shows where its pointers come from), and a call before
+// (so that -O0 code shows where its pointers come from), and a check before
 // each load, store, atomic, memset/memcpy/memmove and atomic primitive whose
 // address derives, through GEPs, casts, phis and selects, from
-//   - a pointer parameter: __kp_check_param(param, p, bytes, flags, where),
-//     checked against the device allocation the argument lies in;
+//   - a pointer parameter: bounds[param].lo <= p && p + bytes <= .hi inline
+//     (the allocation the argument lies in), else a call to the report
+//     __kp_check_param(param, p, bytes, flags, where), which does not return;
 //   - a `shared` array: __kp_check_shared(base, array bytes, name, p, bytes,
 //     flags, where);
 //   - kp_dev_dynamic_shared(): __kp_check_dynamic_shared(p, bytes, flags,

@@ -14,17 +14,34 @@
 ; CHECK-NOT: __kp_check
 ; CHECK: ret void
 
-; CHECK-LABEL: define internal void @scale.kp.checked(ptr %x, ptr %table, i32 %n)
+;; a check through a parameter compares with the launch's bounds (the extra last argument)
+;; and calls the runtime's report only when it fails
+; CHECK-LABEL: define internal void @scale.kp.checked(ptr %x, ptr %table, i32 %n, ptr %kp.bounds)
 ; CHECK-NOT: alloca
 ; CHECK-NOT: call void @helper
 ; the helper's store through x, inlined, then the parameter's own load
-; CHECK: call void @__kp_check_param(i32 0, ptr %[[P:.*]], i64 4, i32 1, ptr null)
+; CHECK: %[[P:.*]] = getelementptr inbounds float, ptr %x
+; CHECK-NEXT: %[[PAIR:.*]] = getelementptr i64, ptr %kp.bounds, i64 0
+; CHECK-NEXT: %kp.lo = load i64, ptr %[[PAIR]], align 8, !invariant.load
+; CHECK-NEXT: %[[HIP:.*]] = getelementptr i64, ptr %[[PAIR]], i64 1
+; CHECK-NEXT: %kp.hi = load i64, ptr %[[HIP]], align 8, !invariant.load
+; CHECK-NEXT: %[[A:.*]] = ptrtoint ptr %[[P]] to i64
+; CHECK-NEXT: %[[END:.*]] = add i64 %[[A]], 4
+; CHECK-NEXT: %[[BELOW:.*]] = icmp ult i64 %[[A]], %kp.lo
+; CHECK-NEXT: %[[ABOVE:.*]] = icmp ugt i64 %[[END]], %kp.hi
+; CHECK: %kp.out_of_bounds = or i1
+; CHECK-NEXT: br i1 %kp.out_of_bounds, label %[[FAIL:.*]], label %[[OK:.*]], !prof
+; CHECK: [[FAIL]]:
+; CHECK-NEXT: call void @__kp_check_param(i32 0, ptr %[[P]], i64 4, i32 1, ptr null)
+; CHECK-NEXT: unreachable
+; CHECK: [[OK]]:
 ; CHECK-NEXT: store float 1.000000e+00, ptr %[[P]]
-; CHECK: call void @__kp_check_param(i32 0, ptr %{{.*}}, i64 4, i32 0, ptr null)
-; CHECK-NEXT: load float
-; a pointer loaded from table[0] is not checked, the load of table[0] is
+; CHECK: call void @__kp_check_param(i32 0, ptr %xi, i64 4, i32 0, ptr null)
+; CHECK: load float, ptr %xi
+; a pointer loaded from table[0] is not checked, the load of table[0] is (parameter 1)
+; CHECK: getelementptr i64, ptr %kp.bounds, i64 2
 ; CHECK: call void @__kp_check_param(i32 1, ptr %table, i64 8, i32 0, ptr null)
-; CHECK-NEXT: %inner = load ptr, ptr %table
+; CHECK: %inner = load ptr, ptr %table
 ; CHECK-NOT: call void @__kp_check
 ; CHECK: store float %v, ptr %inner
 ; CHECK: call void @__kp_check_shared(ptr @tile, i64 256, ptr @__kp_check_array, ptr %{{.*}}, i64 4, i32 1, ptr null)
@@ -35,8 +52,11 @@
 ; CHECK: call void @__kp_check_dynamic_shared(ptr %{{.*}}, i64 8, i32 0, ptr null)
 ; CHECK-NEXT: load double
 
+; the entry passes args[3], after the three arguments, as the bounds
 ; CHECK-LABEL: define internal void @scale.kp.cpu_checked(ptr %0)
-; CHECK: call void @scale.kp.checked(
+; CHECK: %[[SLOT:.*]] = getelementptr ptr, ptr %0, i64 3
+; CHECK-NEXT: %[[B:.*]] = load ptr, ptr %[[SLOT]]
+; CHECK-NEXT: call void @scale.kp.checked(ptr %{{.*}}, ptr %{{.*}}, i32 %{{.*}}, ptr %[[B]])
 
 ; CHECK-NOT: define {{.*}}@gen.kp.cpu_checked
 

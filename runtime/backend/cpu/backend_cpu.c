@@ -343,7 +343,7 @@ static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void 
   kp_cpu_check_launch check;
   kp_kernel_desc *run;
   kp_error rc = kp_cpu_check_prepare(&check, k, cfg->shared_bytes, args, &run);
-  if (rc == KP_SUCCESS) rc = launch_grid(run, cfg, args, run == k ? NULL : &check);
+  if (rc == KP_SUCCESS) rc = launch_grid(run, cfg, check.args, run == k ? NULL : &check);
   kp_cpu_check_finish(&check);
   return rc;
 }

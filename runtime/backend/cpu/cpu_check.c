@@ -124,6 +124,7 @@ kp_error kp_cpu_check_prepare(kp_cpu_check_launch *c, const kp_kernel_desc *k,
                               size_t dynamic_shared, void **args, kp_kernel_desc **run) {
   memset(c, 0, sizeof *c);
   *run = (kp_kernel_desc *)k;
+  c->args = args;
   if (!g_mode || (k->flags & (KP_KERNEL_VECTORIZE | KP_KERNEL_GUVECTORIZE | KP_KERNEL_REDUCE)))
     return KP_SUCCESS;
   if (!(g_mode & KP_CHECK_BOUNDS) && !(k->flags & KP_KERNEL_USES_WARP))
@@ -144,22 +145,27 @@ kp_error kp_cpu_check_prepare(kp_cpu_check_launch *c, const kp_kernel_desc *k,
     c->desc.cpu_entry = entry;
     c->dynamic_shared = dynamic_shared;
     c->num_params = (unsigned)k->num_params;
-    if (c->num_params) {
-      c->params = calloc(c->num_params, sizeof *c->params);
-      if (!c->params)
-        return kp_fail(KP_ERROR_OUT_OF_MEMORY, "KP_CHECK: out of memory for kernel '%s'",
-                       k->name);
-    }
-    for (unsigned i = 0; i < c->num_params; i++) {
+    unsigned n = c->num_params;
+    c->params = calloc(n ? n : 1, sizeof *c->params);
+    c->bounds = calloc(n ? n : 1, sizeof *c->bounds);
+    c->own_args = malloc((n + 1) * sizeof *c->own_args);
+    if (!c->params || !c->bounds || !c->own_args)
+      return kp_fail(KP_ERROR_OUT_OF_MEMORY, "KP_CHECK: out of memory for kernel '%s'",
+                     k->name);
+    c->args = c->own_args;
+    for (unsigned i = 0; i < n; i++) {
+      c->args[i] = args[i];
+      c->bounds[i][0] = 0, c->bounds[i][1] = UINTPTR_MAX;
       if (k->params[i].kind != KP_PARAM_POINTER) continue;
       void *p = *(void **)args[i];
       kp_alloc_info info;
       c->params[i].arg = (uintptr_t)p;
       if (p && kp_alloc_table_lookup(p, &info)) {
-        c->params[i].lo = (uintptr_t)info.start;
-        c->params[i].hi = (uintptr_t)info.start + info.bytes;
+        c->params[i].lo = c->bounds[i][0] = (uintptr_t)info.start;
+        c->params[i].hi = c->bounds[i][1] = (uintptr_t)info.start + info.bytes;
       }
     }
+    c->args[n] = c->bounds;
   }
   *run = &c->desc;
   return KP_SUCCESS;

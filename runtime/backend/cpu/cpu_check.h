@@ -37,11 +37,17 @@ typedef struct kp_cpu_check_launch {
   size_t dynamic_shared; /* the bytes the launch asked for */
   unsigned num_params;
   kp_cpu_check_param *params;
+  /* What the checked entry reads: the launch's arguments, then, as args[num_params], an array
+   * of {lo, hi} per parameter ({0, UINTPTR_MAX}: not checked) that its inline checks compare
+   * with (plugin/cpu/CheckedAccess.cpp). */
+  void **args;
+  uintptr_t (*bounds)[2];
+  void **own_args; /* args when this launch made it */
 } kp_cpu_check_launch;
 
-/* Called for every CPU launch. Bounds checks off, or a generated kernel (the runtime builds
- * its arguments): KP_SUCCESS with *run = k. Else *run = &c->desc, ready to run, or the error
- * (kp_fail) when k was built without -fplugin-arg-kernplug-check. */
+/* Called for every CPU launch. Checked mode off, or a generated kernel (the runtime builds
+ * its arguments): KP_SUCCESS with *run = k. Else *run = &c->desc, ready to run with c->args,
+ * or the error (kp_fail) when k was built without -fplugin-arg-kernplug-check. */
 kp_error kp_cpu_check_prepare(kp_cpu_check_launch *c, const kp_kernel_desc *k,
                               size_t dynamic_shared, void **args, kp_kernel_desc **run);
 /* After the launch (any outcome). */
