@@ -1,12 +1,14 @@
 /* cpu_check.c — KP_CHECK: the CPU backend's checked mode, its answer to compute-sanitizer.
  *
  * A program compiled with -fplugin-arg-kernplug-check carries, beside each kernel's normal
- * CPU entries, a checked per-thread entry (plugin/cpu/CheckedAccess.cpp) that calls
- * __kp_check_param / __kp_check_shared / __kp_check_dynamic_shared before each access through
- * a pointer parameter or shared memory. Its constructor registers the entries here
- * (__kp_register_checked). With KP_CHECK=bounds (or 1, all) a launch runs the checked entry,
- * one thread after another or as fibers, with the allocation each pointer argument lies in
- * (from the allocation table; an argument that is not a kernplug allocation is not checked);
+ * CPU entries, a checked per-thread entry (plugin/cpu/CheckedAccess.cpp) that checks each
+ * access through a pointer parameter against the launch's bounds (args[n], after the
+ * arguments; __kp_check_param only reports a failure) and calls __kp_check_shared /
+ * __kp_check_dynamic_shared before each access to shared memory. Its constructor registers
+ * the entries here (__kp_register_checked). With KP_CHECK=bounds (or 1, all) a launch runs the
+ * checked entry, one thread after another or as fibers, with the allocation each pointer
+ * argument lies in (from the allocation table; an argument that is not a kernplug allocation
+ * is not checked);
  * a failed check leaves kernel code as a fault does (cpu_fault.c's guard) and fails the launch
  * naming the kernel, block, thread, parameter, offset and allocation size. KP_CHECK=shuffle
  * runs kernels with warp collectives as fibers and fails a shuffle that reads a lane outside
@@ -241,14 +243,14 @@ KP_EXPORT void __kp_check_param(int param, const char *p, uint64_t bytes, int fl
 KP_EXPORT void __kp_check_shared(const char *base, uint64_t array_bytes, const char *name,
                                  const char *p, uint64_t bytes, int flags, const char *where) {
   if (!tls_launch) return;
-  if (p >= base && (uint64_t)(p - base) <= array_bytes && bytes <= array_bytes - (uint64_t)(p - base))
-    return;
+  uintptr_t a = (uintptr_t)p, lo = (uintptr_t)base;
+  if (a >= lo && a - lo <= array_bytes && bytes <= array_bytes - (a - lo)) return;
   char place[256];
   snprintf(tls_message, sizeof tls_message,
            "checked mode (KP_CHECK): %s of %llu bytes at offset %lld of shared array '%s'%s, "
            "%s the array of %llu bytes",
-           access_kind(flags), (unsigned long long)bytes, (long long)(p - base), name,
-           at(where, place, sizeof place), p < base ? "before the start of" : "past the end of",
+           access_kind(flags), (unsigned long long)bytes, (long long)(a - lo), name,
+           at(where, place, sizeof place), a < lo ? "before the start of" : "past the end of",
            (unsigned long long)array_bytes);
   fail_check();
 }
@@ -259,13 +261,14 @@ KP_EXPORT void __kp_check_dynamic_shared(const char *p, uint64_t bytes, int flag
   if (!c) return;
   const char *base = kp_cpu_state.dynamic_shared;
   uint64_t size = c->dynamic_shared;
-  if (p >= base && (uint64_t)(p - base) <= size && bytes <= size - (uint64_t)(p - base)) return;
+  uintptr_t a = (uintptr_t)p, lo = (uintptr_t)base;
+  if (a >= lo && a - lo <= size && bytes <= size - (a - lo)) return;
   char place[256];
   snprintf(tls_message, sizeof tls_message,
            "checked mode (KP_CHECK): %s of %llu bytes at offset %lld of the dynamic shared "
            "memory%s, %s the %llu bytes the launch asked for",
-           access_kind(flags), (unsigned long long)bytes, (long long)(p - base),
-           at(where, place, sizeof place), p < base ? "before the start of" : "past the end of",
+           access_kind(flags), (unsigned long long)bytes, (long long)(a - lo),
+           at(where, place, sizeof place), a < lo ? "before the start of" : "past the end of",
            (unsigned long long)size);
   fail_check();
 }
