@@ -90,6 +90,8 @@ bool PluginOptions::parse(const std::string &Arg, std::string &Error) {
     return Flag(Verbose);
   if (Name == "reduce-fibers")
     return Flag(ReduceFibers);
+  if (Name == "check")
+    return Flag(Check);
   if (Name == "cpu-barriers") {
     if (Value == "split" || Value == "fibers") {
       CpuBarrierFibers = Value == "fibers";

@@ -2,6 +2,7 @@
 #include "Passes.h"
 #include "analysis/KernelCallGraph.h"
 #include "cpu/BarrierFission.h"
+#include "cpu/CheckedAccess.h"
 #include "cpu/CpuBlockEntry.h"
 #include "cpu/CpuDebugInfo.h"
 #include "cpu/CpuEntryPolicy.h"
@@ -66,6 +67,8 @@ void registerKernplugPasses(PassBuilder &PB, const PassState &S) {
     MPM.addPass(CpuBlockEntryPass());
     MPM.addPass(GridStrideInterchangePass());
     MPM.addPass(BarrierFissionPass());
+    if (S.Opts->Check) // KP_CHECK's entries, only when asked for
+      MPM.addPass(CpuCheckedAccessPass());
     MPM.addPass(HostStubsPass(S));
     MPM.addPass(CpuDebugInfoPass());
   });

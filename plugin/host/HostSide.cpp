@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "DevicePass.h"
 
+#include "cpu/CheckedAccess.h"
 #include "cpu/SharedAtomics.h"
 #include "cpu/ThreadLoopVersioning.h"
 #include "generated/CpuRangeEntry.h"
@@ -313,6 +314,7 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
     Rows.push_back(Row.get());
   }
   KernelTable->setInitializer(ConstantArray::get(KernelsTy, Rows));
+  emitCheckedEntryTable(M, Kernels, KernelTable); // KP_CHECK's entries, when built
   using MF = kp_module_desc_field;
   ModuleDesc->setInitializer(DescriptorInit<MF>(T.kp_module_desc)
                                  .setInt(MF::abi_version, KP_ABI_VERSION)

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/cpu_check.h"
 #include "core/env.h"
 #include "core/launch.h"
 
@@ -53,6 +54,7 @@ typedef struct cpu_grid {
   int split; /* block_entry is the kernel split at its barriers: whole blocks only */
   int shuffled; /* KP_CPU_SCHEDULE=random: block b runs as kp_cpu_schedule_block(key, b) */
   uint64_t key;
+  const kp_cpu_check_launch *check; /* KP_CHECK: what the checked entry's checks read */
   unsigned long long total_blocks, chunk;
   atomic_ullong next_block;
   atomic_int failed;     /* set once by the first participant that fails */
@@ -69,7 +71,9 @@ static void record_failure(cpu_grid *g, const char *msg) {
 /* What went wrong, after "kernel 'k', block (…), thread (…): ". participant: who ran it (0:
  * the launching host thread, whose stack is the program's, not ours). */
 static void explain_fault(char *msg, size_t size, const kp_cpu_fault_guard *f, int participant) {
-  if (f->stack_overflow) {
+  if (f->signo == KP_CPU_CHECK_FAILED) {
+    snprintf(msg, size, "%s", kp_cpu_check_message());
+  } else if (f->stack_overflow) {
     snprintf(msg, size,
              "stack overflow: on the CPU backend each thread of a kernel with barriers or warp "
              "collectives runs on a fiber stack of %zu bytes; set KP_CPU_STACK_SIZE to more "
@@ -202,6 +206,7 @@ static void run_blocks(void *p, int participant) {
   memcpy(st->nctaid, g->grid, sizeof st->nctaid);
   st->kernel = g->kernel;
   st->dynamic_shared = g_shared_buffers[participant];
+  kp_cpu_check_enter(g->check);
   kp_cpu_block_runner *runner = NULL;
   if (g->fibers || g->split) { /* split kernels need one only to replay a fault */
     if (!g_runners[participant]) g_runners[participant] = kp_cpu_block_runner_new();
@@ -305,8 +310,9 @@ static unsigned long long chunk_blocks(unsigned long long blocks, unsigned long 
   return chunk;
 }
 
-static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {
-  cpu_grid g = {.kernel = k, .args = args};
+static kp_error launch_grid(kp_kernel_desc *k, const kp_launch_config *cfg, void **args,
+                            const kp_cpu_check_launch *check) {
+  cpu_grid g = {.kernel = k, .args = args, .check = check};
   /* A kernel split at warp collectives runs warp by warp, each warp one row's 32 x. */
   int warp_rows = cfg->threads.x % 32 == 0 || (cfg->threads.y == 1 && cfg->threads.z == 1);
   g.split = ((k->flags & KP_KERNEL_CPU_BLOCK_BARRIERS) ||
@@ -332,6 +338,17 @@ static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void 
   if (kp_cpu_timeout_ms) kp_cpu_watchdog_end(atomic_load(&g.watch));
   if (atomic_load(&g.failed)) return kp_fail(KP_ERROR_LAUNCH, "%s", g.message);
   return KP_SUCCESS;
+}
+
+/* KP_CHECK (cpu_check.c): the kernel's checked entry, one thread after another or as fibers. */
+static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {
+  if (!kp_cpu_check_mode()) return launch_grid(k, cfg, args, NULL);
+  kp_cpu_check_launch check;
+  kp_kernel_desc *run;
+  kp_error rc = kp_cpu_check_prepare(&check, k, cfg->shared_bytes, args, &run);
+  if (rc == KP_SUCCESS) rc = launch_grid(run, cfg, check.args, run == k ? NULL : &check);
+  kp_cpu_check_finish(&check);
+  return rc;
 }
 
 /* Memory: every kind is host memory here, each allocation a guarded mapping of its own
@@ -512,6 +529,7 @@ static void cpu_detect(void) {
     printf("Block order: random, seed %llu, a new order each launch (KP_CPU_SCHEDULE)\n", seed);
   else
     printf("Block order: by index (KP_CPU_SCHEDULE=random:<seed> shuffles it)\n");
+  printf("Checked mode: %s (KP_CHECK)\n", kp_cpu_check_describe());
   printf("Summary:\n\t0 CUDA devices in use; kernels run on %d CPU threads\n", kp_pool_size());
 }
 
@@ -519,6 +537,7 @@ const kp_backend *kp_cpu_backend_init(char *why, size_t why_size) {
   long long n = kp_env_positive("KP_NUM_THREADS", kp_pool_default_size(), 1024, why, why_size);
   if (n < 0) return NULL;
   if (kp_cpu_schedule_init(why, why_size) != 0) return NULL;
+  if (kp_cpu_check_init(why, why_size) != 0) return NULL;
   long long shared = kp_env_positive("KP_CPU_SHARED_BYTES", KP_CPU_DEFAULT_SHARED,
                                      KP_CPU_MAX_SHARED, why, why_size);
   if (shared < 0) return NULL;

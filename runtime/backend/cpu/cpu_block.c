@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/cpu_check.h"
 
 enum { WARP = 32 };
 
@@ -218,6 +219,24 @@ static void complete_warp_group(gpu_thread *warp, unsigned group) {
   }
 }
 
+/* KP_CHECK=shuffle: a shuffle of the group that reads a lane of the warp outside it (not in
+ * the mask, or no thread there) fails the launch; otherwise it would silently get the caller's
+ * own value (shuffle_source), where a GPU gives an undefined one. */
+static int check_shuffles(kp_cpu_block_runner *r, const gpu_thread *warp, unsigned group) {
+  for (unsigned l = 0; l < WARP; l++) {
+    if (!(group >> l & 1u)) continue;
+    const gpu_thread *t = &warp[l];
+    int src = kp_cpu_check_shuffle_source(t->op, l, t->arg, group);
+    if (src >= 0)
+      return fail(r, "thread (%u, %u, %u): checked mode (KP_CHECK): %s with mask 0x%08x and "
+                     "lane operand %d reads lane %d, %s (on a GPU the result is undefined)",
+                  TID(t), warp_op_name(t->op), t->mask, t->arg, src,
+                  (t->mask >> src & 1u) ? "which no thread of the block runs (inactive)"
+                                        : "which is not in the mask");
+  }
+  return 0;
+}
+
 /* Completes every warp collective whose lanes have all arrived. Returns how many groups
  * completed, or -1 (message written) when one can never complete because a lane exited. */
 static int complete_warps(kp_cpu_block_runner *r) {
@@ -262,6 +281,8 @@ static int complete_warps(kp_cpu_block_runner *r) {
       }
       pending &= ~group;
       if (!complete) continue;
+      if ((kp_cpu_check_mode() & KP_CHECK_SHUFFLE) && check_shuffles(r, warp, group) != 0)
+        return -1;
       complete_warp_group(warp, group);
       r->at_warp -= (unsigned)__builtin_popcount(group);
       completed++;
