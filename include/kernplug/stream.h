@@ -37,16 +37,29 @@ float kp_event_elapsed_ms(kp_event start, kp_event end);
 
 /* Copies queued on `stream`; they return at once on a GPU when the host memory is pinned
  * (pinned_array, kp_register), otherwise CUDA copies synchronously with the host. The host
- * memory must stay valid until the stream has finished the copy. */
+ * memory must stay valid until the stream has finished the copy. The other side than the
+ * one named may be of any kind, as for kp_copy_to_device_bytes. */
 void kp_copy_to_device_async_bytes(void *device_ptr, const void *host, size_t bytes,
                                    kp_stream stream);
 void kp_copy_to_host_async_bytes(void *host, const void *device_ptr, size_t bytes,
                                  kp_stream stream);
+/* Device to device on `stream` (never waits for the host), and fills (kp_memset, kp_fill). */
+void kp_copy_device_to_device_async_bytes(void *dst, const void *src, size_t bytes,
+                                          kp_stream stream);
+void kp_memset_async(void *d, int value, size_t bytes, kp_stream stream);
+void kp_fill_async_elems(void *d, const void *value, size_t count, size_t elem_size,
+                         kp_stream stream);
 /* Element counts, checked like kp_copy_to_host_elems. */
 void kp_copy_to_device_async_elems(void *device_ptr, const void *host, size_t count,
                                    size_t elem_size, kp_stream stream);
 void kp_copy_to_host_async_elems(void *host, const void *device_ptr, size_t count,
                                  size_t elem_size, kp_stream stream);
+void kp_copy_device_to_device_async_elems(void *dst, const void *src, size_t count,
+                                          size_t elem_size, kp_stream stream);
+#define kp_copy_device_to_device_async(dst, src, n, stream)                                    \
+  kp_copy_device_to_device_async_elems((dst), (src), (size_t)(n), sizeof *(src), (stream))
+#define kp_fill_async(d, value, n, stream)                                                     \
+  kp_fill_async_elems((d), &(__typeof__(*(d))){(value)}, (size_t)(n), sizeof *(d), (stream))
 #define kp_copy_to_device_async(d, host, n, stream)                                            \
   kp_copy_to_device_async_elems((d), (host), (size_t)(n), sizeof *(host), (stream))
 #define kp_copy_to_host_async(host, d, n, stream)                                              \

@@ -1,4 +1,5 @@
-/* stream.c — streams and events: kp_stream_*, kp_event_*, copy_to_device/host_async.
+/* stream.c — streams and events: kp_stream_*, kp_event_* (the asynchronous copies and fills
+ * are in copies.c).
  *
  * Every argument is checked here, the same way on both backends, before a backend sees it:
  * NULL, destroyed or foreign handles, events timed before they were recorded, a stream and an
@@ -280,37 +281,4 @@ KP_EXPORT float kp_event_elapsed_ms(kp_event start, kp_event end) {
   float ms = NAN;
   if (be->event_elapsed_ms(start, end, &ms, what)) return NAN;
   return ms;
-}
-
-/* ---- asynchronous copies ----------------------------------------------------------------- */
-
-/* Checks a copy of `bytes` between host and the device array d on s; fills `what`. */
-static const kp_backend *check_copy(const char *call, const void *d, const void *host,
-                                    size_t bytes, kp_stream s, char *what, size_t what_size) {
-  const kp_backend *be = kp_backend_get();
-  if (!be) return NULL;
-  char label[64];
-  snprintf(what, what_size, "%s on %s", call, kp_stream_label(s, label, sizeof label));
-  if (kp_stream_check(s, "%s", what) || kp_check_device_range(what, d, bytes)) return NULL;
-  if (!host && bytes) {
-    kp_fail(KP_ERROR_INVALID_VALUE, "%s: the host pointer is NULL (%zu bytes)", what, bytes);
-    return NULL;
-  }
-  return be;
-}
-
-KP_EXPORT void kp_copy_to_device_async_bytes(void *device_ptr, const void *host, size_t bytes,
-                                             kp_stream s) {
-  char what[128];
-  const kp_backend *be =
-      check_copy("copy_to_device_async", device_ptr, host, bytes, s, what, sizeof what);
-  if (be && bytes) be->to_device_async(device_ptr, host, bytes, s, what);
-}
-
-KP_EXPORT void kp_copy_to_host_async_bytes(void *host, const void *device_ptr, size_t bytes,
-                                           kp_stream s) {
-  char what[128];
-  const kp_backend *be =
-      check_copy("copy_to_host_async", device_ptr, host, bytes, s, what, sizeof what);
-  if (be && bytes) be->to_host_async(host, device_ptr, bytes, s, what);
 }

@@ -132,6 +132,10 @@ enum { CU_STREAM_DEFAULT = 0, CU_EVENT_DEFAULT = 0 };
   X(cuMemFree, cuMemFree_v2, (CUdeviceptr dptr))                                                   \
   X(cuMemcpyHtoD, cuMemcpyHtoD_v2, (CUdeviceptr dst, const void *src, size_t bytes))               \
   X(cuMemcpyDtoH, cuMemcpyDtoH_v2, (void *dst, CUdeviceptr src, size_t bytes))                     \
+  X(cuMemcpyDtoD, cuMemcpyDtoD_v2, (CUdeviceptr dst, CUdeviceptr src, size_t bytes))               \
+  X(cuMemsetD8, cuMemsetD8_v2, (CUdeviceptr dst, unsigned char value, size_t count))               \
+  X(cuMemsetD16, cuMemsetD16_v2, (CUdeviceptr dst, unsigned short value, size_t count))            \
+  X(cuMemsetD32, cuMemsetD32_v2, (CUdeviceptr dst, unsigned value, size_t count))                  \
   KP_CUDA_MEMORY_FUNCTIONS(X)                                                                      \
   X(cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize,                            \
     (int *min_grid_size, int *block_size, CUfunction fn, CUoccupancyB2DSize dynamic_bytes_of,      \
@@ -153,7 +157,15 @@ enum { CU_STREAM_DEFAULT = 0, CU_EVENT_DEFAULT = 0 };
   X(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2,                                                       \
     (CUdeviceptr dst, const void *src, size_t bytes, CUstream stream))                             \
   X(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2,                                                       \
-    (void *dst, CUdeviceptr src, size_t bytes, CUstream stream))
+    (void *dst, CUdeviceptr src, size_t bytes, CUstream stream))                                   \
+  X(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2,                                                       \
+    (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))                             \
+  X(cuMemsetD8Async, cuMemsetD8Async,                                                              \
+    (CUdeviceptr dst, unsigned char value, size_t count, CUstream stream))                         \
+  X(cuMemsetD16Async, cuMemsetD16Async,                                                            \
+    (CUdeviceptr dst, unsigned short value, size_t count, CUstream stream))                        \
+  X(cuMemsetD32Async, cuMemsetD32Async,                                                            \
+    (CUdeviceptr dst, unsigned value, size_t count, CUstream stream))
 
 /* Memory kinds (cuda_memory.c): managed, pinned and registered host memory, free memory for
  * out-of-memory messages, and what a pointer the runtime does not know is. */

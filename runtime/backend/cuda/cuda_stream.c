@@ -2,7 +2,7 @@
  * driver's CUstream and CUevent.
  *
  * Streams are created with CU_STREAM_DEFAULT, i.e. blocking: the legacy default stream (the
- * NULL stream: launches without a stream, the synchronous copies of memory.c) waits for them
+ * NULL stream: launches without a stream, the synchronous copies of copies.c) waits for them
  * and they wait for it, so mixing synchronous calls with streams stays ordered. Events keep
  * timing enabled. A stream or event belongs to the device the creating thread used; work on it
  * runs in that device's context, whichever device the calling thread has selected. stream.c
@@ -159,4 +159,23 @@ kp_error kp_cuda_to_host_async(void *dst, const void *src, size_t bytes, kp_stre
     return kp_cuda_fail(r, KP_ERROR_CUDA, "cuMemcpyDtoHAsync", "%s: copying %zu bytes from %p",
                         what, bytes, src);
   return KP_SUCCESS;
+}
+
+kp_error kp_cuda_device_to_device_async(void *dst, const void *src, size_t bytes, kp_stream s,
+                                        const char *what) {
+  kp_error err = use_stream_device(s, what);
+  if (err) return err;
+  CUresult r = kp_cu.cuMemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
+                                       bytes, native_stream(s));
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuMemcpyDtoDAsync",
+                        "%s: copying %zu bytes from %p to %p", what, bytes, src, dst);
+  return KP_SUCCESS;
+}
+
+kp_error kp_cuda_fill_async(void *dst, uint32_t pattern, size_t elem_size, size_t count,
+                            kp_stream s, const char *what) {
+  kp_error err = use_stream_device(s, what);
+  if (err) return err;
+  return kp_cuda_fill_on(dst, pattern, elem_size, count, native_stream(s), 1, what);
 }
