@@ -53,6 +53,9 @@ typedef struct kp_limits {
   X(kp_error, event_synchronize, (kp_event e, const char *what))                              \
   X(int, event_query, (kp_event e, const char *what))                                         \
   X(kp_error, event_elapsed_ms, (kp_event start, kp_event end, float *ms, const char *what))  \
+  X(kp_error, stream_wait_event, (kp_stream s, kp_event e, const char *what))                 \
+  X(kp_error, stream_add_callback, (kp_stream s, void (*run)(void *), void *arg,              \
+                                    const char *what))                                        \
   X(kp_error, to_device_async,                                                                \
     (void *dst, const void *src, size_t bytes, kp_stream s, const char *what))                \
   X(kp_error, to_host_async,                                                                  \
@@ -136,7 +139,9 @@ typedef struct kp_backend {
                                   long long threads);
   /* Streams and events (core/stream.h). stream.c has checked the handles (live, never
    * recorded, same device) and copies.c the copy ranges; a NULL kp_stream is the default
-   * stream. event_query returns 1 (done), 0 (pending) or -1 after reporting an error. */
+   * stream. stream_create reads s->flags. event_query returns 1 (done), 0 (pending) or -1
+   * after reporting an error. stream_add_callback has run(arg) called once, on the host, after the
+   * stream's earlier work (run frees arg); after an error it never calls it. */
 #define KP_STREAM_HOOK_FIELD(Ret, Name, Params) Ret(*Name) Params;
   KP_BACKEND_STREAM_HOOKS(KP_STREAM_HOOK_FIELD)
 #undef KP_STREAM_HOOK_FIELD

@@ -10,7 +10,8 @@
  * it (device to device and fills: fake_cuda_memory.c's checks after the stream's).
  * FAKE_CUDA_FAIL=stream_create / event_create fail creation with
  * CUDA_ERROR_OUT_OF_MEMORY; FAKE_CUDA_FAIL=event_pending makes cuEventQuery answer
- * CUDA_ERROR_NOT_READY. A stream or event belongs to the context current at its creation:
+ * CUDA_ERROR_NOT_READY; wait_event and host_func fail cuStreamWaitEvent and cuLaunchHostFunc.
+ * Host functions run at once, on a thread of their own. A stream or event belongs to the context current at its creation:
  * recording an event on a stream of another context, recording or copying while another
  * device's context is current fail as on the real driver, logged as "... belongs to device N's
  * context". */
@@ -216,4 +217,38 @@ FAKE_EXPORT CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t co
   char extra[64];
   CUresult r = stream_checks(s, "cuMemsetD32Async", extra, sizeof extra);
   return r ? r : fake_memset("cuMemsetD32Async", dst, value, 4, count, extra);
+}
+
+/* Nothing is queued, so the event's work is done: logged and checked only.
+ * FAKE_CUDA_FAIL=wait_event fails it with CUDA_ERROR_INVALID_HANDLE. */
+FAKE_EXPORT CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags) {
+  NEED_CONTEXT();
+  int ok = stream_ok(s) && event_ok(e) && !fake_failing("wait_event");
+  fake_log("cuStreamWaitEvent stream=%p event=%p flags=%u%s", (void *)s, (void *)e, flags,
+           ok ? "" : " INVALID");
+  if (!ok) return CUDA_ERROR_INVALID_HANDLE;
+  if (foreign(stream_context(s), "cuStreamWaitEvent", s)) return CUDA_ERROR_INVALID_HANDLE;
+  return CUDA_SUCCESS;
+}
+
+/* The earlier work is done (nothing is queued): the function runs now, on a thread of its own
+ * as on the driver, which this call joins. FAKE_CUDA_FAIL=host_func fails it with
+ * CUDA_ERROR_INVALID_VALUE without calling it. */
+static void *host_func_thread(void *arg) {
+  void **call = arg;
+  ((CUhostFn)(uintptr_t)call[0])(call[1]);
+  return NULL;
+}
+
+FAKE_EXPORT CUresult cuLaunchHostFunc(CUstream s, CUhostFn fn, void *data) {
+  NEED_CONTEXT();
+  int ok = stream_ok(s) && fn && !fake_failing("host_func");
+  fake_log("cuLaunchHostFunc stream=%p%s", (void *)s, ok ? "" : " INVALID");
+  if (!ok) return fn && stream_ok(s) ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_INVALID_HANDLE;
+  if (foreign(stream_context(s), "cuLaunchHostFunc", s)) return CUDA_ERROR_INVALID_HANDLE;
+  void *call[2] = {(void *)(uintptr_t)fn, data};
+  pthread_t t;
+  if (pthread_create(&t, NULL, host_func_thread, call) != 0) return CUDA_ERROR_OUT_OF_MEMORY;
+  pthread_join(t, NULL);
+  return CUDA_SUCCESS;
 }

@@ -64,6 +64,8 @@ kp_error kp_cuda_synchronize(const char *what);
 KP_BACKEND_STREAM_HOOKS(KP_CUDA_STREAM_HOOK_DECL)
 #undef KP_CUDA_STREAM_HOOK_DECL
 
+/* How many non-blocking streams are live (device frees then wait for the whole device). */
+int kp_cuda_non_blocking_streams(void);
 /* The driver's stream for a launch on s (NULL for the default stream), after checking that s
  * belongs to the calling thread's device; `kernel` names the launch in messages. The result
  * is a CUstream, typed void * so that this header needs no driver types. */

@@ -96,7 +96,9 @@ typedef int CUjit_option;
 
 /* cuStreamCreate / cuEventCreate flags: a blocking stream (ordered with the legacy default
  * stream) and an event with timing. */
-enum { CU_STREAM_DEFAULT = 0, CU_EVENT_DEFAULT = 0 };
+enum { CU_STREAM_DEFAULT = 0, CU_STREAM_NON_BLOCKING = 1, CU_EVENT_DEFAULT = 0 };
+/* A host function queued on a stream (cuLaunchHostFunc). */
+typedef void (*CUhostFn)(void *data);
 
 /* The entry points, with the exported symbol each is loaded from (the _v2 names are the
  * 64-bit ones that cuda.h's macros select). X(name, symbol, parameters); all return CUresult. */
@@ -154,6 +156,8 @@ enum { CU_STREAM_DEFAULT = 0, CU_EVENT_DEFAULT = 0 };
   X(cuEventSynchronize, cuEventSynchronize, (CUevent event))                                       \
   X(cuEventQuery, cuEventQuery, (CUevent event))                                                   \
   X(cuEventElapsedTime, cuEventElapsedTime, (float *ms, CUevent start, CUevent end))               \
+  X(cuStreamWaitEvent, cuStreamWaitEvent, (CUstream stream, CUevent event, unsigned flags))        \
+  X(cuLaunchHostFunc, cuLaunchHostFunc, (CUstream stream, CUhostFn fn, void *data))                \
   X(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2,                                                       \
     (CUdeviceptr dst, const void *src, size_t bytes, CUstream stream))                             \
   X(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2,                                                       \

@@ -150,6 +150,14 @@ static kp_error device_alloc(int device, size_t bytes, void **out, const char *w
 static kp_error device_free(int device, void *p, const char *what) {
   CUdeviceptr d = (CUdeviceptr)(uintptr_t)p;
   if (uses_pool(device)) {
+    /* The legacy default stream orders the free after every blocking stream's work, not
+     * after a non-blocking stream's: while one exists, wait for the device first. */
+    if (kp_cuda_non_blocking_streams() > 0) {
+      CUresult r = kp_cu.cuCtxSynchronize();
+      if (r != CUDA_SUCCESS)
+        return kp_cuda_fail(r, KP_ERROR_CUDA, "cuCtxSynchronize",
+                            "%s(%p): waiting for the work that may use it", what, p);
+    }
     CUresult r = g_pool_fn.cuMemFreeAsync(d, NULL);
     if (r != CUDA_SUCCESS) return kp_cuda_fail(r, KP_ERROR_CUDA, "cuMemFreeAsync", "%s(%p)", what, p);
     return KP_SUCCESS;
