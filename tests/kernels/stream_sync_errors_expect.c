@@ -3,8 +3,9 @@
  * the handles (stream_sync.cmake lists them), the same mistakes in return mode, and the CUDA
  * path on the fake driver: the program reads the driver's log back and checks the flags of a
  * non-blocking stream, the CUstream and CUevent of each cuStreamWaitEvent, that callbacks go
- * through cuLaunchHostFunc on their stream, and that freeing device memory while a
- * non-blocking stream lives waits for the device first.
+ * through cuLaunchHostFunc on their stream, and that while a non-blocking stream lives,
+ * freeing device memory waits for the device first and synchronous copies and fills finish
+ * before they return.
  * Usage: kt_stream_sync_errors_expect <scenario> */
 #include "kernel_test.h"
 #include "../runtime/fake_log.h"
@@ -115,10 +116,20 @@ static void fake_driver(void) {
   int syncs = count(read_log(), "cuCtxSynchronize");
   kp_free(d);
   CHECK_LOG_COUNT("cuCtxSynchronize", syncs + 1);
+  /* Synchronous copies and fills finish before they return while it lives, and only then. */
+  float h[10] = {0};
+  d = device_array(float, 10);
+  int waits = count(read_log(), "cuStreamSynchronize (nil)");
+  copy_to_device(d, h, 10);
+  kp_memset(d, 0, sizeof h);
+  CHECK_LOG_COUNT("cuStreamSynchronize (nil)", waits + 2);
+  kp_free(d);
   kp_stream_destroy(b);
   d = device_array(float, 10);
+  copy_to_device(d, h, 10);
+  CHECK_LOG_COUNT("cuStreamSynchronize (nil)", waits + 2);
   kp_free(d);
-  CHECK_LOG_COUNT("cuCtxSynchronize", syncs + 1);
+  CHECK_LOG_COUNT("cuCtxSynchronize", syncs + 2); /* the free before the destroy only */
   CHECK_LOG_COUNT("INVALID", 0);
   kp_event_destroy(e);
   kp_stream_destroy(a);

@@ -287,6 +287,20 @@ int kp_cuda_is_foreign_device_memory(const void *p) {
 
 /* ---- copies ------------------------------------------------------------------------------ */
 
+/* A host-to-device copy from pageable memory, a device-to-device copy and a fill may still be
+ * running on the legacy default stream when the driver returns. Blocking streams wait for
+ * that stream's work; a non-blocking stream does not, so while one exists the synchronous
+ * calls wait for their work to finish: what a program issues to such a stream afterwards sees
+ * it, as on the CPU backend. */
+static kp_error finish_for_non_blocking(kp_error err, const char *what) {
+  if (err || kp_cuda_non_blocking_streams() == 0) return err;
+  CUresult r = kp_cu.cuStreamSynchronize(NULL);
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuStreamSynchronize",
+                        "%s: waiting for the copy, since a non-blocking stream exists", what);
+  return KP_SUCCESS;
+}
+
 kp_error kp_cuda_to_device(void *dst, const void *src, size_t bytes, const char *what) {
   int dev = device_of(dst);
   kp_error err = kp_cuda_use_device(dev, what);
@@ -295,7 +309,7 @@ kp_error kp_cuda_to_device(void *dst, const void *src, size_t bytes, const char 
   if (r != CUDA_SUCCESS)
     return kp_cuda_fail(r, KP_ERROR_CUDA, "cuMemcpyHtoD", "%s: copying %zu bytes to %p on %s",
                         what, bytes, dst, kp_cuda_device_owner(dev));
-  return KP_SUCCESS;
+  return finish_for_non_blocking(KP_SUCCESS, what);
 }
 
 kp_error kp_cuda_to_host(void *dst, const void *src, size_t bytes, const char *what) {
@@ -321,7 +335,7 @@ kp_error kp_cuda_device_to_device(void *dst, const void *src, size_t bytes, cons
     return kp_cuda_fail(r, KP_ERROR_CUDA, "cuMemcpyDtoD",
                         "%s: copying %zu bytes from %p to %p on %s", what, bytes, src, dst,
                         kp_cuda_device_owner(dev));
-  return KP_SUCCESS;
+  return finish_for_non_blocking(KP_SUCCESS, what);
 }
 
 /* cuMemsetD8/D16/D32 or their Async forms on `stream` (NULL: the legacy default stream). */
@@ -353,7 +367,8 @@ kp_error kp_cuda_fill(void *dst, uint32_t pattern, size_t elem_size, size_t coun
                       const char *what) {
   kp_error err = kp_cuda_use_device(device_of(dst), what);
   if (err) return err;
-  return kp_cuda_fill_on(dst, pattern, elem_size, count, NULL, 0, what);
+  return finish_for_non_blocking(kp_cuda_fill_on(dst, pattern, elem_size, count, NULL, 0, what),
+                                 what);
 }
 
 kp_error kp_cuda_synchronize(const char *what) {
