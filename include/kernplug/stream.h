@@ -4,9 +4,10 @@
  * A stream is a queue of device work: launches (launch(k, b, t, shared, stream)), the
  * asynchronous copies below, ufunc_stream/gufunc_stream/kp_reduce_stream and event records
  * run in the order they were issued to one stream; work on different streams may overlap.
- * NULL is the default stream, which waits for (and is waited for by) the other streams, as
- * CUDA's legacy default stream, except non-blocking ones. Events mark a point in a stream: wait for it, ask whether it
- * has passed, time the work between two of them. On the CPU backend everything runs at once,
+ * NULL is the default stream, which waits for (and is waited for by) the other streams
+ * except non-blocking ones, as CUDA's legacy default stream. Events mark a point in a stream:
+ * wait for it, ask whether it has passed, make another stream wait for it, time the work
+ * between two of them. On the CPU backend everything runs at once,
  * in call order, so stream order holds trivially, waits on events return at once, callbacks
  * run in the call that adds them, and events measure host time.
  * The names keep their kp_ prefix (stream_create would be too generic a macro); the

@@ -10,11 +10,11 @@
  * it (device to device and fills: fake_cuda_memory.c's checks after the stream's).
  * FAKE_CUDA_FAIL=stream_create / event_create fail creation with
  * CUDA_ERROR_OUT_OF_MEMORY; FAKE_CUDA_FAIL=event_pending makes cuEventQuery answer
- * CUDA_ERROR_NOT_READY; wait_event and host_func fail cuStreamWaitEvent and cuLaunchHostFunc.
- * Host functions run at once, on a thread of their own. A stream or event belongs to the context current at its creation:
- * recording an event on a stream of another context, recording or copying while another
- * device's context is current fail as on the real driver, logged as "... belongs to device N's
- * context". */
+ * CUDA_ERROR_NOT_READY; wait_event and host_func fail cuStreamWaitEvent and
+ * cuLaunchHostFunc. Host functions run at once, on a thread of their own. A stream or event
+ * belongs to the context current at its creation: recording an event on a stream of another
+ * context, recording or copying while another device's context is current fail as on the real
+ * driver, logged as "... belongs to device N's context". */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
