@@ -35,8 +35,21 @@ void *kp_device_alloc_bytes(size_t bytes);
 void *kp_device_alloc_like(const void *p);
 void *kp_managed_alloc_bytes(size_t bytes);
 void *kp_pinned_alloc_bytes(size_t bytes);
+/* Copies (docs/memory.md, "Explicit transfers"). The side a name says is on the device
+ * (copy_to_device's destination, copy_to_host's source) must be device or managed memory
+ * (or device memory other CUDA code allocated); the other side may be any memory: host,
+ * pinned, registered, managed or device. The runtime picks the transfer (host to device,
+ * device to host, device to device), the same on both backends, and checks every range it
+ * knows against its allocation; overlapping ranges are an error. */
 void kp_copy_to_host_bytes(void *host, const void *device_ptr, size_t bytes);
 void kp_copy_to_device_bytes(void *device_ptr, const void *host, size_t bytes);
+/* Both sides device or managed memory (numba: d2.copy_to_device(d1)). */
+void kp_copy_device_to_device_bytes(void *dst, const void *src, size_t bytes);
+/* Sets `bytes` bytes of device or managed memory at d to (unsigned char)value, as memset. */
+void kp_memset(void *d, int value, size_t bytes);
+/* Sets `count` elements of elem_size bytes at d to *value (elem_size 1, 2 or 4, or 8 when
+ * both halves of the value are equal, as 0.0 and 0; cuMemsetD8/D16/D32 on a GPU). */
+void kp_fill_elems(void *d, const void *value, size_t count, size_t elem_size);
 /* Frees a device, managed or pinned array (NULL: nothing). */
 void kp_free(void *device_ptr);
 /* Page-locks `bytes` of existing host memory at p so that kernels can take it like a pinned
@@ -57,6 +70,8 @@ void *kp_pinned_alloc_elems(size_t count, size_t elem_size);
 void kp_copy_to_host_elems(void *host, const void *device_ptr, size_t count, size_t elem_size);
 void kp_copy_to_device_elems(void *device_ptr, const void *host, size_t count,
                              size_t elem_size);
+void kp_copy_device_to_device_elems(void *dst, const void *src, size_t count,
+                                    size_t elem_size);
 
 #define kp_to_device(host, n) kp_to_device_elems((host), (size_t)(n), sizeof *(host))
 #define kp_device_array(T, n) ((T *)kp_device_alloc_elems((size_t)(n), sizeof(T)))
@@ -68,6 +83,12 @@ void kp_copy_to_device_elems(void *device_ptr, const void *host, size_t count,
   kp_copy_to_host_elems((host), (d), (size_t)(n), sizeof *(host))
 #define kp_copy_to_device(d, host, n)                                                          \
   kp_copy_to_device_elems((d), (host), (size_t)(n), sizeof *(host))
+#define kp_copy_device_to_device(dst, src, n)                                                  \
+  kp_copy_device_to_device_elems((dst), (src), (size_t)(n), sizeof *(src))
+/* kp_fill(d, 1.5f, n): n elements of d set to the value converted to d's element type (a
+ * scalar type; kp_fill_elems takes any value by address). */
+#define kp_fill(d, value, n)                                                                   \
+  kp_fill_elems((d), &(__typeof__(*(d))){(value)}, (size_t)(n), sizeof *(d))
 
 #ifdef __cplusplus
 }

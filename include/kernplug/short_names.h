@@ -6,7 +6,8 @@
  * It may also be included on its own: it brings the topic headers its names stand for.
  * `kernel`, `device`, `vectorize`, `guvectorize`, `shared` and `reduce` are attribute names
  * and are never macros; there is no short name for kp_reduce, the streams and events, the
- * runtime functions or kp_dynamic_shared, which keep their prefix.
+ * runtime functions, kp_memset and kp_fill (memset is libc's, fill too common a word) or
+ * kp_dynamic_shared, which keep their prefix.
  */
 #ifndef KERNPLUG_SHORT_NAMES_H
 #define KERNPLUG_SHORT_NAMES_H
@@ -65,8 +66,10 @@
 #define device_array_like(d) kp_device_array_like(d)
 #define copy_to_host(host, d, n) kp_copy_to_host(host, d, n)
 #define copy_to_device(d, host, n) kp_copy_to_device(d, host, n)
+#define copy_device_to_device(dst, src, n) kp_copy_device_to_device(dst, src, n)
 #define copy_to_host_async(host, d, n, stream) kp_copy_to_host_async(host, d, n, stream)
 #define copy_to_device_async(d, host, n, stream) kp_copy_to_device_async(d, host, n, stream)
+#define copy_device_to_device_async(d, s, n, st) kp_copy_device_to_device_async(d, s, n, st)
 #define ufunc(f, n, ...) kp_ufunc(f, n, __VA_ARGS__)
 #define ufunc_stream(stream, f, n, ...) kp_ufunc_stream(stream, f, n, __VA_ARGS__)
 #define gufunc(f, n, ...) kp_gufunc(f, n, __VA_ARGS__)

@@ -15,6 +15,7 @@
 
 #include "backend/backend.h"
 #include "core/error.h"
+#include "core/stream.h"
 
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static const kp_backend *g_backend;
@@ -79,6 +80,13 @@ void kp_backend_after_fork_child(void) {
 }
 
 const kp_backend *kp_backend_get(void) {
+  if (__builtin_expect(kp_tls_in_stream_callback, 0)) {
+    kp_fail(KP_ERROR_INVALID_VALUE,
+            "a kernplug function was called from a stream callback (kp_stream_add_callback): "
+            "a callback must not call kernplug, as CUDA forbids driver calls there; set a flag "
+            "or signal a host thread, and call kernplug from that thread");
+    return NULL;
+  }
   pthread_once(&g_once, choose);
   if (!g_backend) kp_fail(g_init_error, "%s", g_reason);
   return g_backend;

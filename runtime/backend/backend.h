@@ -14,6 +14,7 @@
 #define KP_BACKEND_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/common.h"
 #include "core/fork.h"
@@ -52,10 +53,18 @@ typedef struct kp_limits {
   X(kp_error, event_synchronize, (kp_event e, const char *what))                              \
   X(int, event_query, (kp_event e, const char *what))                                         \
   X(kp_error, event_elapsed_ms, (kp_event start, kp_event end, float *ms, const char *what))  \
+  X(kp_error, stream_wait_event, (kp_stream s, kp_event e, const char *what))                 \
+  X(kp_error, stream_add_callback, (kp_stream s, void (*run)(void *), void *arg,              \
+                                    const char *what))                                        \
   X(kp_error, to_device_async,                                                                \
     (void *dst, const void *src, size_t bytes, kp_stream s, const char *what))                \
   X(kp_error, to_host_async,                                                                  \
-    (void *dst, const void *src, size_t bytes, kp_stream s, const char *what))
+    (void *dst, const void *src, size_t bytes, kp_stream s, const char *what))                \
+  X(kp_error, device_to_device_async,                                                         \
+    (void *dst, const void *src, size_t bytes, kp_stream s, const char *what))                \
+  X(kp_error, fill_async,                                                                     \
+    (void *dst, uint32_t pattern, size_t elem_size, size_t count, kp_stream s,                \
+     const char *what))
 
 /* A backend: the operations the rest of the runtime needs. Each function that can fail
  * reports through kp_fail() itself (it knows the call and the driver's error) and returns
@@ -96,9 +105,15 @@ typedef struct kp_backend {
    * use it (the array operands of ufunc, gufunc and kp_reduce; staging.c). NULL: always, as
    * on a GPU, whose device memory is not host memory. */
   int (*host_range_needs_copy)(const void *host, size_t bytes);
-  /* Copies between host memory and device or managed memory (on the allocation's device). */
+  /* Copies between host memory and device or managed memory (on the allocation's device),
+   * and between two device or managed ranges (copies.c has classified both sides). */
   kp_error (*to_device)(void *dst, const void *src, size_t bytes, const char *what);
   kp_error (*to_host)(void *dst, const void *src, size_t bytes, const char *what);
+  kp_error (*device_to_device)(void *dst, const void *src, size_t bytes, const char *what);
+  /* Writes `count` elements of elem_size bytes (1, 2 or 4), each the low elem_size bytes of
+   * `pattern`, at dst in device or managed memory (cuMemsetD8/D16/D32). */
+  kp_error (*fill)(void *dst, uint32_t pattern, size_t elem_size, size_t count,
+                   const char *what);
   kp_error (*synchronize)(const char *what);
   void (*detect)(void);
   int (*device_count)(void);
@@ -123,8 +138,10 @@ typedef struct kp_backend {
   long long (*grid_stride_blocks)(const kp_kernel_desc *kernel, long long items,
                                   long long threads);
   /* Streams and events (core/stream.h). stream.c has checked the handles (live, never
-   * recorded, same device) and the copy ranges; a NULL kp_stream is the default stream.
-   * event_query returns 1 (done), 0 (pending) or -1 after reporting an error. */
+   * recorded, same device) and copies.c the copy ranges; a NULL kp_stream is the default
+   * stream. stream_create reads s->flags. event_query returns 1 (done), 0 (pending) or -1
+   * after reporting an error. stream_add_callback has run(arg) called once, on the host, after the
+   * stream's earlier work (run frees arg); after an error it never calls it. */
 #define KP_STREAM_HOOK_FIELD(Ret, Name, Params) Ret(*Name) Params;
   KP_BACKEND_STREAM_HOOKS(KP_STREAM_HOOK_FIELD)
 #undef KP_STREAM_HOOK_FIELD

@@ -72,3 +72,17 @@ KP_EXPORT void kp_copy_to_device_async_elems(void *device_ptr, const void *host,
   if (!bytes_of("copy_to_device_async", count, elem_size, &bytes))
     kp_copy_to_device_async_bytes(device_ptr, host, bytes, stream);
 }
+
+KP_EXPORT void kp_copy_device_to_device_elems(void *dst, const void *src, size_t count,
+                                              size_t elem_size) {
+  size_t bytes;
+  if (!bytes_of("copy_device_to_device", count, elem_size, &bytes))
+    kp_copy_device_to_device_bytes(dst, src, bytes);
+}
+
+KP_EXPORT void kp_copy_device_to_device_async_elems(void *dst, const void *src, size_t count,
+                                                    size_t elem_size, kp_stream stream) {
+  size_t bytes;
+  if (!bytes_of("copy_device_to_device_async", count, elem_size, &bytes))
+    kp_copy_device_to_device_async_bytes(dst, src, bytes, stream);
+}

@@ -1,5 +1,6 @@
 /* memory.c — the memory API: device, managed and pinned arrays, registered host memory,
- * explicit transfers (to_device, copy_to_host/device), kp_free, and KP_DEBUG=leaks.
+ * to_device, the range checks of the explicit copies (copies.c), kp_free, and
+ * KP_DEBUG=leaks.
  *
  * The same checks on both backends, against the allocation table, before the backend acts:
  * the message then says which call, which pointer and how many bytes, where the driver would
@@ -136,7 +137,19 @@ KP_EXPORT void *kp_device_alloc_like(const void *p) {
 
 /* ---- explicit copies --------------------------------------------------------------------- */
 
-/* Checks that [d, d + bytes) lies inside one live device or managed array. */
+kp_error kp_check_alloc_range(const char *what, const void *p, size_t bytes,
+                              const kp_alloc_info *e) {
+  size_t offset = (size_t)((const char *)p - (const char *)e->start);
+  if (bytes > e->bytes - offset)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "%s: %zu bytes at %p run past the end of its %s array (%zu bytes at %p, "
+                   "%zu bytes in)",
+                   what, bytes, p, kp_memory_kind_name(e->kind), e->bytes, e->start, offset);
+  return KP_SUCCESS;
+}
+
+/* Checks that [d, d + bytes) lies inside one live device or managed array, or in device
+ * memory other CUDA code allocated (whose size only the driver knows). */
 kp_error kp_check_device_range(const char *what, const void *d, size_t bytes) {
   kp_alloc_info e;
   if (!d)
@@ -144,6 +157,9 @@ kp_error kp_check_device_range(const char *what, const void *d, size_t bytes) {
   if (!kp_alloc_table_lookup(d, &e)) {
     if (kp_memory_was_freed(d))
       return kp_fail(KP_ERROR_INVALID_VALUE, "%s: device array %p was already freed", what, d);
+    const kp_backend *be = kp_backend_chosen();
+    if (be && be->is_foreign_device_memory && be->is_foreign_device_memory(d))
+      return KP_SUCCESS;
     return kp_fail(KP_ERROR_INVALID_VALUE,
                    "%s: %p is not a device array (not returned by to_device, device_array or "
                    "managed_array, or already freed)",
@@ -154,34 +170,7 @@ kp_error kp_check_device_range(const char *what, const void *d, size_t bytes) {
                    "%s: %p is %s host memory, not a device array: copy host memory with memcpy, "
                    "or pass it to the kernel, which copies it to the device and back",
                    what, d, kp_memory_kind_name(e.kind));
-  size_t offset = (size_t)((const char *)d - (const char *)e.start);
-  if (bytes > e.bytes - offset)
-    return kp_fail(KP_ERROR_INVALID_VALUE,
-                   "%s: %zu bytes at %p run past the end of its %s array (%zu bytes at %p, "
-                   "%zu bytes in)",
-                   what, bytes, d, kp_memory_kind_name(e.kind), e.bytes, e.start, offset);
-  return KP_SUCCESS;
-}
-
-KP_EXPORT void kp_copy_to_host_bytes(void *host, const void *device_ptr, size_t bytes) {
-  const kp_backend *be = kp_backend_get();
-  if (!be || kp_check_device_range("copy_to_host", device_ptr, bytes)) return;
-  if (!host && bytes) {
-    kp_fail(KP_ERROR_INVALID_VALUE, "copy_to_host: the host pointer is NULL (%zu bytes)", bytes);
-    return;
-  }
-  if (bytes) be->to_host(host, device_ptr, bytes, "copy_to_host");
-}
-
-KP_EXPORT void kp_copy_to_device_bytes(void *device_ptr, const void *host, size_t bytes) {
-  const kp_backend *be = kp_backend_get();
-  if (!be || kp_check_device_range("copy_to_device", device_ptr, bytes)) return;
-  if (!host && bytes) {
-    kp_fail(KP_ERROR_INVALID_VALUE, "copy_to_device: the host pointer is NULL (%zu bytes)",
-            bytes);
-    return;
-  }
-  if (bytes) be->to_device(device_ptr, host, bytes, "copy_to_device");
+  return kp_check_alloc_range(what, d, bytes, &e);
 }
 
 /* ---- freeing, registering ---------------------------------------------------------------- */

@@ -4,11 +4,17 @@
 
 #include <stddef.h>
 
+#include "core/alloc_table.h"
 #include "core/common.h"
 
-/* [d, d + bytes) lies inside one live device or managed array; else an error that says what
- * d is (NULL, freed, host memory, unknown, too short), prefixed with `what`. */
+/* [d, d + bytes) lies inside one live device or managed array (or device memory other CUDA
+ * code allocated); else an error that says what d is (NULL, freed, host memory, unknown,
+ * too short), prefixed with `what`. */
 kp_error kp_check_device_range(const char *what, const void *d, size_t bytes);
+/* [p, p + bytes) lies inside e, the allocation containing p; else "<what>: N bytes at p run
+ * past the end of its <kind> array (...)". */
+kp_error kp_check_alloc_range(const char *what, const void *p, size_t bytes,
+                              const kp_alloc_info *e);
 /* Whether ptr started an allocation that was freed recently (for "freed twice" messages). */
 int kp_memory_was_freed(const void *ptr);
 

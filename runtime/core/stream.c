@@ -1,8 +1,9 @@
-/* stream.c — streams and events: kp_stream_*, kp_event_*, copy_to_device/host_async.
+/* stream.c — streams and events: kp_stream_*, kp_event_* (the asynchronous copies and fills
+ * are in copies.c).
  *
  * Every argument is checked here, the same way on both backends, before a backend sees it:
  * NULL, destroyed or foreign handles, events timed before they were recorded, a stream and an
- * event of different devices, and copy ranges against the allocation table. Messages name the
+ * event of different devices, unknown flags, NULL callbacks. Messages name the
  * call and the handles ("kp_event_record(event 2, stream 5): ..."). The backends
  * (cuda_stream.c, cpu_stream.c) then only do the work. */
 #include <math.h>
@@ -133,14 +134,26 @@ static const char *event_label(kp_event e, char *buf, size_t size) {
 /* ---- streams ----------------------------------------------------------------------------- */
 
 KP_EXPORT kp_stream kp_stream_create(void) {
+  return kp_stream_create_with_flags(KP_STREAM_DEFAULT);
+}
+
+KP_EXPORT kp_stream kp_stream_create_with_flags(unsigned flags) {
   const kp_backend *be = kp_backend_get();
   if (!be) return NULL;
-  kp_stream s = (kp_stream)pool_take(&g_streams);
-  if (!s) {
-    kp_fail(KP_ERROR_OUT_OF_MEMORY, "kp_stream_create: out of host memory");
+  const char *what = flags ? "kp_stream_create_with_flags" : "kp_stream_create";
+  if (flags & ~(unsigned)KP_STREAM_NON_BLOCKING) {
+    kp_fail(KP_ERROR_INVALID_VALUE,
+            "%s(%#x): unknown flags %#x (KP_STREAM_DEFAULT or KP_STREAM_NON_BLOCKING)", what,
+            flags, flags & ~(unsigned)KP_STREAM_NON_BLOCKING);
     return NULL;
   }
-  if (be->stream_create(s, "kp_stream_create")) {
+  kp_stream s = (kp_stream)pool_take(&g_streams);
+  if (!s) {
+    kp_fail(KP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    return NULL;
+  }
+  s->flags = flags;
+  if (be->stream_create(s, what)) {
     pool_bury(&g_streams, &s->h);
     return NULL;
   }
@@ -176,6 +189,55 @@ KP_EXPORT void kp_stream_synchronize(kp_stream s) {
            kp_stream_label(s, label, sizeof label));
   if (kp_stream_check(s, "%s", what)) return;
   be->stream_synchronize(s, what);
+}
+
+KP_EXPORT void kp_stream_wait_event(kp_stream s, kp_event e) {
+  const kp_backend *be = kp_backend_get();
+  if (!be) return;
+  char what[160], sl[64], el[64];
+  snprintf(what, sizeof what, "kp_stream_wait_event(%s, %s)", kp_stream_label(s, sl, sizeof sl),
+           event_label(e, el, sizeof el));
+  if (kp_stream_check(s, "%s", what) || check_event(e, what)) return;
+  /* As CUDA: an event never recorded has nothing to wait for. */
+  if (!__atomic_load_n(&e->recorded, __ATOMIC_ACQUIRE)) return;
+  be->stream_wait_event(s, e, what);
+}
+
+/* ---- callbacks --------------------------------------------------------------------------- */
+
+_Thread_local int kp_tls_in_stream_callback __attribute__((tls_model("initial-exec")));
+
+typedef struct stream_callback {
+  kp_stream_callback fn;
+  void *data;
+} stream_callback;
+
+void kp_run_stream_callback(void *arg) {
+  stream_callback c = *(stream_callback *)arg;
+  free(arg);
+  kp_tls_in_stream_callback++;
+  c.fn(c.data);
+  kp_tls_in_stream_callback--;
+}
+
+KP_EXPORT void kp_stream_add_callback(kp_stream s, kp_stream_callback fn, void *data) {
+  const kp_backend *be = kp_backend_get();
+  if (!be) return;
+  char what[96], label[64];
+  snprintf(what, sizeof what, "kp_stream_add_callback(%s)",
+           kp_stream_label(s, label, sizeof label));
+  if (kp_stream_check(s, "%s", what)) return;
+  if (!fn) {
+    kp_fail(KP_ERROR_INVALID_VALUE, "%s: the callback is NULL", what);
+    return;
+  }
+  stream_callback *c = malloc(sizeof *c);
+  if (!c) {
+    kp_fail(KP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    return;
+  }
+  c->fn = fn, c->data = data;
+  if (be->stream_add_callback(s, kp_run_stream_callback, c, what)) free(c);
 }
 
 /* ---- events ------------------------------------------------------------------------------ */
@@ -280,37 +342,4 @@ KP_EXPORT float kp_event_elapsed_ms(kp_event start, kp_event end) {
   float ms = NAN;
   if (be->event_elapsed_ms(start, end, &ms, what)) return NAN;
   return ms;
-}
-
-/* ---- asynchronous copies ----------------------------------------------------------------- */
-
-/* Checks a copy of `bytes` between host and the device array d on s; fills `what`. */
-static const kp_backend *check_copy(const char *call, const void *d, const void *host,
-                                    size_t bytes, kp_stream s, char *what, size_t what_size) {
-  const kp_backend *be = kp_backend_get();
-  if (!be) return NULL;
-  char label[64];
-  snprintf(what, what_size, "%s on %s", call, kp_stream_label(s, label, sizeof label));
-  if (kp_stream_check(s, "%s", what) || kp_check_device_range(what, d, bytes)) return NULL;
-  if (!host && bytes) {
-    kp_fail(KP_ERROR_INVALID_VALUE, "%s: the host pointer is NULL (%zu bytes)", what, bytes);
-    return NULL;
-  }
-  return be;
-}
-
-KP_EXPORT void kp_copy_to_device_async_bytes(void *device_ptr, const void *host, size_t bytes,
-                                             kp_stream s) {
-  char what[128];
-  const kp_backend *be =
-      check_copy("copy_to_device_async", device_ptr, host, bytes, s, what, sizeof what);
-  if (be && bytes) be->to_device_async(device_ptr, host, bytes, s, what);
-}
-
-KP_EXPORT void kp_copy_to_host_async_bytes(void *host, const void *device_ptr, size_t bytes,
-                                           kp_stream s) {
-  char what[128];
-  const kp_backend *be =
-      check_copy("copy_to_host_async", device_ptr, host, bytes, s, what, sizeof what);
-  if (be && bytes) be->to_host_async(host, device_ptr, bytes, s, what);
 }

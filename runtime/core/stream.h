@@ -29,6 +29,7 @@ typedef struct kp_handle {
 
 struct kp_stream_s {
   kp_handle h;
+  unsigned flags; /* KP_STREAM_DEFAULT or KP_STREAM_NON_BLOCKING, set before the backend's create */
 };
 
 struct kp_event_s {
@@ -41,6 +42,15 @@ struct kp_event_s {
  * "<what>: stream 3 was destroyed …" (what formatted from fmt only then) and returns the
  * code. */
 kp_error kp_stream_check(kp_stream s, const char *fmt, ...) KP_PRINTF(2, 3);
+
+/* Nonzero while the calling thread runs a stream callback (kp_stream_add_callback), during
+ * which kp_backend_get refuses every kernplug call: on a GPU a driver call there deadlocks or
+ * fails, so the CPU backend, which runs callbacks in the calling thread, refuses too. */
+extern _Thread_local int kp_tls_in_stream_callback __attribute__((tls_model("initial-exec")));
+
+/* A callback as the backends run it: run_stream_callback(arg) calls the user's function with
+ * the flag above set and frees arg (stream.c); a backend calls it exactly once. */
+void kp_run_stream_callback(void *arg);
 
 /* "the default stream" or "stream 3", into buf. */
 const char *kp_stream_label(kp_stream s, char *buf, size_t size);

@@ -62,5 +62,13 @@ struct fake_alloc {
 extern struct fake_alloc fake_allocs[FAKE_MAX_ALLOCS];
 /* The slot whose allocation holds [d, d + bytes), or -1. */
 int fake_find_alloc(CUdeviceptr d, size_t bytes);
+/* Whether p is inside a device or managed allocation (takes fake_lock). */
+int fake_device_range(const void *p);
+/* Device-to-device copies and fills, checked and logged as `call` with `extra` (" stream=..")
+ * appended; the synchronous and asynchronous entry points share them. */
+CUresult fake_dtod(const char *call, CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                   const char *extra);
+CUresult fake_memset(const char *call, CUdeviceptr dst, unsigned value, size_t size,
+                     size_t count, const char *extra);
 
 #endif

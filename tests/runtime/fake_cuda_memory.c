@@ -8,7 +8,10 @@
  * FAKE_CUDA_MEMORY bytes (default 80 GiB): allocations beyond what is free fail with
  * CUDA_ERROR_OUT_OF_MEMORY and cuMemGetInfo reports the rest. FAKE_CUDA_FAIL=oom fails every
  * device and managed allocation; no_pool makes cuDeviceGetDefaultMemPool answer
- * CUDA_ERROR_NOT_SUPPORTED (a GPU without pools); register fails cuMemHostRegister. */
+ * CUDA_ERROR_NOT_SUPPORTED (a GPU without pools); register fails cuMemHostRegister; dtod
+ * fails cuMemcpyDtoD(Async) and memset the cuMemsetD* calls with CUDA_ERROR_ILLEGAL_ADDRESS.
+ * cuMemcpyHtoD given device memory as its source and cuMemcpyDtoH given it as its
+ * destination are logged as MISMATCH (the copy needed was device to device). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,9 +271,11 @@ FAKE_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t by
   pthread_mutex_lock(&fake_lock);
   int ok = fake_find_alloc(dst, bytes) >= 0;
   int pinned = find_host(src, bytes) >= 0;
+  /* A device source given as host memory: the bug of a runtime that does not classify. */
+  int from_device = fake_find_alloc((CUdeviceptr)(uintptr_t)src, 1) >= 0;
   pthread_mutex_unlock(&fake_lock);
-  fake_log("cuMemcpyHtoD 0x%llx %zu%s%s", dst, bytes, pinned ? " from pinned" : "",
-           ok ? "" : " INVALID");
+  fake_log("cuMemcpyHtoD 0x%llx %zu%s%s%s", dst, bytes, pinned ? " from pinned" : "",
+           from_device ? " from device MISMATCH" : "", ok ? "" : " INVALID");
   if (!ok) return CUDA_ERROR_INVALID_VALUE;
   memcpy((void *)(uintptr_t)dst, src, bytes);
   return CUDA_SUCCESS;
@@ -283,9 +288,71 @@ FAKE_EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
   int ok = fake_find_alloc(src, bytes) >= 0;
   int pinned = find_host(dst, bytes) >= 0;
   pthread_mutex_unlock(&fake_lock);
-  fake_log("cuMemcpyDtoH 0x%llx %zu%s%s", src, bytes, pinned ? " to pinned" : "",
-           ok ? "" : " INVALID");
+  fake_log("cuMemcpyDtoH 0x%llx %zu%s%s%s", src, bytes, pinned ? " to pinned" : "",
+           fake_device_range(dst) ? " to device MISMATCH" : "", ok ? "" : " INVALID");
   if (!ok) return CUDA_ERROR_INVALID_VALUE;
   memcpy(dst, (const void *)(uintptr_t)src, bytes);
   return CUDA_SUCCESS;
+}
+
+int fake_device_range(const void *p) {
+  pthread_mutex_lock(&fake_lock);
+  int found = fake_find_alloc((CUdeviceptr)(uintptr_t)p, 1) >= 0;
+  pthread_mutex_unlock(&fake_lock);
+  return found;
+}
+
+/* ---- device to device, fills ---- */
+
+CUresult fake_dtod(const char *call, CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                   const char *extra) {
+  if (fake_failing("dtod")) {
+    fake_log("%s 0x%llx 0x%llx %zu%s -> CUDA_ERROR_ILLEGAL_ADDRESS", call, dst, src, bytes, extra);
+    return CUDA_ERROR_ILLEGAL_ADDRESS;
+  }
+  pthread_mutex_lock(&fake_lock);
+  int ok = fake_find_alloc(dst, bytes) >= 0 && fake_find_alloc(src, bytes) >= 0;
+  pthread_mutex_unlock(&fake_lock);
+  fake_log("%s 0x%llx 0x%llx %zu%s%s", call, dst, src, bytes, extra, ok ? "" : " INVALID");
+  if (!ok) return CUDA_ERROR_INVALID_VALUE;
+  memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult fake_memset(const char *call, CUdeviceptr dst, unsigned value, size_t size,
+                     size_t count, const char *extra) {
+  if (fake_failing("memset")) {
+    fake_log("%s 0x%llx value=0x%x count=%zu%s -> CUDA_ERROR_ILLEGAL_ADDRESS", call, dst, value,
+             count, extra);
+    return CUDA_ERROR_ILLEGAL_ADDRESS;
+  }
+  pthread_mutex_lock(&fake_lock);
+  int ok = dst % size == 0 && fake_find_alloc(dst, count * size) >= 0;
+  pthread_mutex_unlock(&fake_lock);
+  fake_log("%s 0x%llx value=0x%x count=%zu%s%s", call, dst, value, count, extra,
+           ok ? "" : " INVALID");
+  if (!ok) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < count; i++)
+    memcpy((char *)(uintptr_t)dst + i * size, &value, size); /* the low bytes: little-endian */
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+  NEED_CONTEXT();
+  return fake_dtod("cuMemcpyDtoD", dst, src, bytes, "");
+}
+
+FAKE_EXPORT CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t count) {
+  NEED_CONTEXT();
+  return fake_memset("cuMemsetD8", dst, value, 1, count, "");
+}
+
+FAKE_EXPORT CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short value, size_t count) {
+  NEED_CONTEXT();
+  return fake_memset("cuMemsetD16", dst, value, 2, count, "");
+}
+
+FAKE_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned value, size_t count) {
+  NEED_CONTEXT();
+  return fake_memset("cuMemsetD32", dst, value, 4, count, "");
 }

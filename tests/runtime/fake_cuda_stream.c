@@ -7,13 +7,16 @@
  * counter and cuEventElapsedTime answers 0.25 ms per tick between the two records, so tests
  * see deterministic times. Every call is logged with its handles ("cuEventRecord 0x.. stream=
  * 0x.."), so tests can follow a handle from its creation to the launches and copies that use
- * it. FAKE_CUDA_FAIL=stream_create / event_create fail creation with
+ * it (device to device and fills: fake_cuda_memory.c's checks after the stream's).
+ * FAKE_CUDA_FAIL=stream_create / event_create fail creation with
  * CUDA_ERROR_OUT_OF_MEMORY; FAKE_CUDA_FAIL=event_pending makes cuEventQuery answer
- * CUDA_ERROR_NOT_READY. A stream or event belongs to the context current at its creation:
- * recording an event on a stream of another context, recording or copying while another
- * device's context is current fail as on the real driver, logged as "... belongs to device N's
- * context". */
+ * CUDA_ERROR_NOT_READY; wait_event and host_func fail cuStreamWaitEvent and
+ * cuLaunchHostFunc. Host functions run at once, on a thread of their own. A stream or event
+ * belongs to the context current at its creation: recording an event on a stream of another
+ * context, recording or copying while another device's context is current fail as on the real
+ * driver, logged as "... belongs to device N's context". */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,8 +155,8 @@ FAKE_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size
   int ok = fake_find_alloc(dst, bytes) >= 0 && stream_ok(s);
   pthread_mutex_unlock(&fake_lock);
   if (ok && foreign(stream_context(s), "cuMemcpyHtoDAsync", s)) return CUDA_ERROR_INVALID_HANDLE;
-  fake_log("cuMemcpyHtoDAsync 0x%llx %zu stream=%p%s", dst, bytes, (void *)s,
-           ok ? "" : " INVALID");
+  fake_log("cuMemcpyHtoDAsync 0x%llx %zu stream=%p%s%s", dst, bytes, (void *)s,
+           fake_device_range(src) ? " from device MISMATCH" : "", ok ? "" : " INVALID");
   if (!ok) return CUDA_ERROR_INVALID_VALUE;
   memcpy((void *)(uintptr_t)dst, src, bytes);
   return CUDA_SUCCESS;
@@ -166,9 +169,86 @@ FAKE_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t byt
   int ok = fake_find_alloc(src, bytes) >= 0 && stream_ok(s);
   pthread_mutex_unlock(&fake_lock);
   if (ok && foreign(stream_context(s), "cuMemcpyDtoHAsync", s)) return CUDA_ERROR_INVALID_HANDLE;
-  fake_log("cuMemcpyDtoHAsync 0x%llx %zu stream=%p%s", src, bytes, (void *)s,
-           ok ? "" : " INVALID");
+  fake_log("cuMemcpyDtoHAsync 0x%llx %zu stream=%p%s%s", src, bytes, (void *)s,
+           fake_device_range(dst) ? " to device MISMATCH" : "", ok ? "" : " INVALID");
   if (!ok) return CUDA_ERROR_INVALID_VALUE;
   memcpy(dst, (const void *)(uintptr_t)src, bytes);
+  return CUDA_SUCCESS;
+}
+
+/* Device to device and fills on a stream: the synchronous checks, after the stream's. */
+static CUresult stream_checks(CUstream s, const char *call, char *extra, size_t size) {
+  snprintf(extra, size, " stream=%p", (void *)s);
+  if (!stream_ok(s)) {
+    fake_log("%s stream=%p INVALID", call, (void *)s);
+    return CUDA_ERROR_INVALID_HANDLE;
+  }
+  if (foreign(stream_context(s), call, s)) return CUDA_ERROR_INVALID_HANDLE;
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                                          CUstream s) {
+  NEED_CONTEXT();
+  char extra[64];
+  CUresult r = stream_checks(s, "cuMemcpyDtoDAsync", extra, sizeof extra);
+  return r ? r : fake_dtod("cuMemcpyDtoDAsync", dst, src, bytes, extra);
+}
+
+FAKE_EXPORT CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count,
+                                     CUstream s) {
+  NEED_CONTEXT();
+  char extra[64];
+  CUresult r = stream_checks(s, "cuMemsetD8Async", extra, sizeof extra);
+  return r ? r : fake_memset("cuMemsetD8Async", dst, value, 1, count, extra);
+}
+
+FAKE_EXPORT CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
+                                      CUstream s) {
+  NEED_CONTEXT();
+  char extra[64];
+  CUresult r = stream_checks(s, "cuMemsetD16Async", extra, sizeof extra);
+  return r ? r : fake_memset("cuMemsetD16Async", dst, value, 2, count, extra);
+}
+
+FAKE_EXPORT CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
+                                      CUstream s) {
+  NEED_CONTEXT();
+  char extra[64];
+  CUresult r = stream_checks(s, "cuMemsetD32Async", extra, sizeof extra);
+  return r ? r : fake_memset("cuMemsetD32Async", dst, value, 4, count, extra);
+}
+
+/* Nothing is queued, so the event's work is done: logged and checked only.
+ * FAKE_CUDA_FAIL=wait_event fails it with CUDA_ERROR_INVALID_HANDLE. */
+FAKE_EXPORT CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags) {
+  NEED_CONTEXT();
+  int ok = stream_ok(s) && event_ok(e) && !fake_failing("wait_event");
+  fake_log("cuStreamWaitEvent stream=%p event=%p flags=%u%s", (void *)s, (void *)e, flags,
+           ok ? "" : " INVALID");
+  if (!ok) return CUDA_ERROR_INVALID_HANDLE;
+  if (foreign(stream_context(s), "cuStreamWaitEvent", s)) return CUDA_ERROR_INVALID_HANDLE;
+  return CUDA_SUCCESS;
+}
+
+/* The earlier work is done (nothing is queued): the function runs now, on a thread of its own
+ * as on the driver, which this call joins. FAKE_CUDA_FAIL=host_func fails it with
+ * CUDA_ERROR_INVALID_VALUE without calling it. */
+static void *host_func_thread(void *arg) {
+  void **call = arg;
+  ((CUhostFn)(uintptr_t)call[0])(call[1]);
+  return NULL;
+}
+
+FAKE_EXPORT CUresult cuLaunchHostFunc(CUstream s, CUhostFn fn, void *data) {
+  NEED_CONTEXT();
+  int ok = stream_ok(s) && fn && !fake_failing("host_func");
+  fake_log("cuLaunchHostFunc stream=%p%s", (void *)s, ok ? "" : " INVALID");
+  if (!ok) return fn && stream_ok(s) ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_INVALID_HANDLE;
+  if (foreign(stream_context(s), "cuLaunchHostFunc", s)) return CUDA_ERROR_INVALID_HANDLE;
+  void *call[2] = {(void *)(uintptr_t)fn, data};
+  pthread_t t;
+  if (pthread_create(&t, NULL, host_func_thread, call) != 0) return CUDA_ERROR_OUT_OF_MEMORY;
+  pthread_join(t, NULL);
   return CUDA_SUCCESS;
 }

@@ -286,6 +286,10 @@ int kp_cpu_block_warp(kp_cpu_block_runner *r, kp_cpu_warp_op op, unsigned mask, 
 kp_error kp_cpu_launch_range(kp_kernel_desc *kernel, long long n, long long serial_below,
                              void **args);
 
+/* The fill hook (cpu_memory.c): `count` elements of elem_size (1, 2 or 4) bytes of pattern. */
+kp_error kp_cpu_fill(void *dst, uint32_t pattern, size_t elem_size, size_t count,
+                     const char *what);
+
 /* ---- cpu_stream.c ------------------------------------------------------------------------ */
 
 /* The stream and event hooks: everything runs at once, in call order. */

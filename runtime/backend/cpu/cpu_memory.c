@@ -190,3 +190,18 @@ void kp_cpu_describe_address(char *out, size_t size, const void *addr) {
   }
   snprintf(out, size, "; %s", advice);
 }
+
+kp_error kp_cpu_fill(void *dst, uint32_t pattern, size_t elem_size, size_t count,
+                     const char *what) {
+  (void)what;
+  if (elem_size == 1) {
+    memset(dst, (int)(pattern & 0xff), count);
+  } else if (elem_size == 2) {
+    uint16_t v = (uint16_t)pattern, *p = dst;
+    for (size_t i = 0; i < count; i++) p[i] = v;
+  } else {
+    uint32_t *p = dst;
+    for (size_t i = 0; i < count; i++) p[i] = pattern;
+  }
+  return KP_SUCCESS;
+}

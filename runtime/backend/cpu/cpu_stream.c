@@ -2,8 +2,9 @@
  *
  * Launches and copies run to completion before they return, in call order, so every stream's
  * order (and the order between streams that the default stream imposes) holds without a
- * queue: creating, destroying and synchronizing a stream do nothing, an event has always
- * passed (query is 1), and recording one takes the host's monotonic time, so that
+ * queue: creating (blocking or not), destroying and synchronizing a stream do nothing, an
+ * event has always passed (query is 1, waiting for it returns at once), a callback runs in
+ * the call that adds it, and recording one takes the host's monotonic time, so that
  * kp_event_elapsed_ms measures the host time between the two records — which on this backend
  * is the time the work between them took. stream.c has checked every handle and range. */
 #include <string.h>
@@ -70,6 +71,20 @@ kp_error kp_cpu_event_elapsed_ms(kp_event start, kp_event end, float *ms, const 
   return KP_SUCCESS;
 }
 
+/* The event's work finished when the calls before its record returned. */
+kp_error kp_cpu_stream_wait_event(kp_stream s, kp_event e, const char *what) {
+  (void)s, (void)e, (void)what;
+  return KP_SUCCESS;
+}
+
+/* The stream's earlier work is done: the callback runs now, before later work is issued. */
+kp_error kp_cpu_stream_add_callback(kp_stream s, void (*run)(void *), void *arg,
+                                    const char *what) {
+  (void)s, (void)what;
+  run(arg);
+  return KP_SUCCESS;
+}
+
 /* "Device" arrays are host memory here: the copy is done when the call returns. */
 kp_error kp_cpu_to_device_async(void *dst, const void *src, size_t bytes, kp_stream s,
                                 const char *what) {
@@ -83,4 +98,17 @@ kp_error kp_cpu_to_host_async(void *dst, const void *src, size_t bytes, kp_strea
   (void)s, (void)what;
   memmove(dst, src, bytes);
   return KP_SUCCESS;
+}
+
+kp_error kp_cpu_device_to_device_async(void *dst, const void *src, size_t bytes, kp_stream s,
+                                       const char *what) {
+  (void)s, (void)what;
+  memmove(dst, src, bytes);
+  return KP_SUCCESS;
+}
+
+kp_error kp_cpu_fill_async(void *dst, uint32_t pattern, size_t elem_size, size_t count,
+                           kp_stream s, const char *what) {
+  (void)s;
+  return kp_cpu_fill(dst, pattern, elem_size, count, what);
 }

@@ -51,6 +51,12 @@ kp_error kp_cuda_unregister_host(void *p, const char *what);
 int kp_cuda_is_foreign_device_memory(const void *p);
 kp_error kp_cuda_to_device(void *dst, const void *src, size_t bytes, const char *what);
 kp_error kp_cuda_to_host(void *dst, const void *src, size_t bytes, const char *what);
+kp_error kp_cuda_device_to_device(void *dst, const void *src, size_t bytes, const char *what);
+kp_error kp_cuda_fill(void *dst, uint32_t pattern, size_t elem_size, size_t count,
+                      const char *what);
+/* The fill on a driver stream (a CUstream as void *; async: the cuMemsetD*Async forms). */
+kp_error kp_cuda_fill_on(void *dst, uint32_t pattern, size_t elem_size, size_t count,
+                         void *stream, int async, const char *what);
 kp_error kp_cuda_synchronize(const char *what);
 
 /* cuda_stream.c: the backend's stream and event hooks. */
@@ -58,6 +64,8 @@ kp_error kp_cuda_synchronize(const char *what);
 KP_BACKEND_STREAM_HOOKS(KP_CUDA_STREAM_HOOK_DECL)
 #undef KP_CUDA_STREAM_HOOK_DECL
 
+/* How many non-blocking streams are live (device frees then wait for the whole device). */
+int kp_cuda_non_blocking_streams(void);
 /* The driver's stream for a launch on s (NULL for the default stream), after checking that s
  * belongs to the calling thread's device; `kernel` names the launch in messages. The result
  * is a CUstream, typed void * so that this header needs no driver types. */

@@ -96,7 +96,9 @@ typedef int CUjit_option;
 
 /* cuStreamCreate / cuEventCreate flags: a blocking stream (ordered with the legacy default
  * stream) and an event with timing. */
-enum { CU_STREAM_DEFAULT = 0, CU_EVENT_DEFAULT = 0 };
+enum { CU_STREAM_DEFAULT = 0, CU_STREAM_NON_BLOCKING = 1, CU_EVENT_DEFAULT = 0 };
+/* A host function queued on a stream (cuLaunchHostFunc). */
+typedef void (*CUhostFn)(void *data);
 
 /* The entry points, with the exported symbol each is loaded from (the _v2 names are the
  * 64-bit ones that cuda.h's macros select). X(name, symbol, parameters); all return CUresult. */
@@ -132,6 +134,10 @@ enum { CU_STREAM_DEFAULT = 0, CU_EVENT_DEFAULT = 0 };
   X(cuMemFree, cuMemFree_v2, (CUdeviceptr dptr))                                                   \
   X(cuMemcpyHtoD, cuMemcpyHtoD_v2, (CUdeviceptr dst, const void *src, size_t bytes))               \
   X(cuMemcpyDtoH, cuMemcpyDtoH_v2, (void *dst, CUdeviceptr src, size_t bytes))                     \
+  X(cuMemcpyDtoD, cuMemcpyDtoD_v2, (CUdeviceptr dst, CUdeviceptr src, size_t bytes))               \
+  X(cuMemsetD8, cuMemsetD8_v2, (CUdeviceptr dst, unsigned char value, size_t count))               \
+  X(cuMemsetD16, cuMemsetD16_v2, (CUdeviceptr dst, unsigned short value, size_t count))            \
+  X(cuMemsetD32, cuMemsetD32_v2, (CUdeviceptr dst, unsigned value, size_t count))                  \
   KP_CUDA_MEMORY_FUNCTIONS(X)                                                                      \
   X(cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize,                            \
     (int *min_grid_size, int *block_size, CUfunction fn, CUoccupancyB2DSize dynamic_bytes_of,      \
@@ -150,10 +156,20 @@ enum { CU_STREAM_DEFAULT = 0, CU_EVENT_DEFAULT = 0 };
   X(cuEventSynchronize, cuEventSynchronize, (CUevent event))                                       \
   X(cuEventQuery, cuEventQuery, (CUevent event))                                                   \
   X(cuEventElapsedTime, cuEventElapsedTime, (float *ms, CUevent start, CUevent end))               \
+  X(cuStreamWaitEvent, cuStreamWaitEvent, (CUstream stream, CUevent event, unsigned flags))        \
+  X(cuLaunchHostFunc, cuLaunchHostFunc, (CUstream stream, CUhostFn fn, void *data))                \
   X(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2,                                                       \
     (CUdeviceptr dst, const void *src, size_t bytes, CUstream stream))                             \
   X(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2,                                                       \
-    (void *dst, CUdeviceptr src, size_t bytes, CUstream stream))
+    (void *dst, CUdeviceptr src, size_t bytes, CUstream stream))                                   \
+  X(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2,                                                       \
+    (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))                             \
+  X(cuMemsetD8Async, cuMemsetD8Async,                                                              \
+    (CUdeviceptr dst, unsigned char value, size_t count, CUstream stream))                         \
+  X(cuMemsetD16Async, cuMemsetD16Async,                                                            \
+    (CUdeviceptr dst, unsigned short value, size_t count, CUstream stream))                        \
+  X(cuMemsetD32Async, cuMemsetD32Async,                                                            \
+    (CUdeviceptr dst, unsigned value, size_t count, CUstream stream))
 
 /* Memory kinds (cuda_memory.c): managed, pinned and registered host memory, free memory for
  * out-of-memory messages, and what a pointer the runtime does not know is. */

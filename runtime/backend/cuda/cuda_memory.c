@@ -1,5 +1,5 @@
 /* cuda_memory.c — memory of the CUDA backend: device, managed and pinned allocations,
- * registered host memory, copies, synchronisation.
+ * registered host memory, copies, fills, synchronisation.
  *
  * Device memory comes from each device's stream-ordered pool (cuMemAllocAsync/cuMemFreeAsync
  * on the legacy default stream) where the driver has one, so that allocating in a loop costs
@@ -150,6 +150,14 @@ static kp_error device_alloc(int device, size_t bytes, void **out, const char *w
 static kp_error device_free(int device, void *p, const char *what) {
   CUdeviceptr d = (CUdeviceptr)(uintptr_t)p;
   if (uses_pool(device)) {
+    /* The legacy default stream orders the free after every blocking stream's work, not
+     * after a non-blocking stream's: while one exists, wait for the device first. */
+    if (kp_cuda_non_blocking_streams() > 0) {
+      CUresult r = kp_cu.cuCtxSynchronize();
+      if (r != CUDA_SUCCESS)
+        return kp_cuda_fail(r, KP_ERROR_CUDA, "cuCtxSynchronize",
+                            "%s(%p): waiting for the work that may use it", what, p);
+    }
     CUresult r = g_pool_fn.cuMemFreeAsync(d, NULL);
     if (r != CUDA_SUCCESS) return kp_cuda_fail(r, KP_ERROR_CUDA, "cuMemFreeAsync", "%s(%p)", what, p);
     return KP_SUCCESS;
@@ -279,6 +287,20 @@ int kp_cuda_is_foreign_device_memory(const void *p) {
 
 /* ---- copies ------------------------------------------------------------------------------ */
 
+/* A host-to-device copy from pageable memory, a device-to-device copy and a fill may still be
+ * running on the legacy default stream when the driver returns. Blocking streams wait for
+ * that stream's work; a non-blocking stream does not, so while one exists the synchronous
+ * calls wait for their work to finish: what a program issues to such a stream afterwards sees
+ * it, as on the CPU backend. */
+static kp_error finish_for_non_blocking(kp_error err, const char *what) {
+  if (err || kp_cuda_non_blocking_streams() == 0) return err;
+  CUresult r = kp_cu.cuStreamSynchronize(NULL);
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuStreamSynchronize",
+                        "%s: waiting for the copy, since a non-blocking stream exists", what);
+  return KP_SUCCESS;
+}
+
 kp_error kp_cuda_to_device(void *dst, const void *src, size_t bytes, const char *what) {
   int dev = device_of(dst);
   kp_error err = kp_cuda_use_device(dev, what);
@@ -287,7 +309,7 @@ kp_error kp_cuda_to_device(void *dst, const void *src, size_t bytes, const char 
   if (r != CUDA_SUCCESS)
     return kp_cuda_fail(r, KP_ERROR_CUDA, "cuMemcpyHtoD", "%s: copying %zu bytes to %p on %s",
                         what, bytes, dst, kp_cuda_device_owner(dev));
-  return KP_SUCCESS;
+  return finish_for_non_blocking(KP_SUCCESS, what);
 }
 
 kp_error kp_cuda_to_host(void *dst, const void *src, size_t bytes, const char *what) {
@@ -299,6 +321,54 @@ kp_error kp_cuda_to_host(void *dst, const void *src, size_t bytes, const char *w
     return kp_cuda_fail(r, KP_ERROR_CUDA, "cuMemcpyDtoH", "%s: copying %zu bytes from %p on %s",
                         what, bytes, src, kp_cuda_device_owner(dev));
   return KP_SUCCESS;
+}
+
+kp_error kp_cuda_device_to_device(void *dst, const void *src, size_t bytes, const char *what) {
+  int dev = device_of(dst);
+  kp_error err = kp_cuda_use_device(dev, what);
+  if (err) return err;
+  /* Asynchronous with the host once queued, as CUDA documents for device-to-device copies;
+   * ordered with everything on the legacy default stream. */
+  CUresult r =
+      kp_cu.cuMemcpyDtoD((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, bytes);
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuMemcpyDtoD",
+                        "%s: copying %zu bytes from %p to %p on %s", what, bytes, src, dst,
+                        kp_cuda_device_owner(dev));
+  return finish_for_non_blocking(KP_SUCCESS, what);
+}
+
+/* cuMemsetD8/D16/D32 or their Async forms on `stream` (NULL: the legacy default stream). */
+kp_error kp_cuda_fill_on(void *dst, uint32_t pattern, size_t elem_size, size_t count,
+                         void *stream, int async, const char *what) {
+  CUdeviceptr d = (CUdeviceptr)(uintptr_t)dst;
+  CUstream s = stream;
+  CUresult r;
+  const char *call;
+  if (elem_size == 1) {
+    call = async ? "cuMemsetD8Async" : "cuMemsetD8";
+    r = async ? kp_cu.cuMemsetD8Async(d, (unsigned char)pattern, count, s)
+              : kp_cu.cuMemsetD8(d, (unsigned char)pattern, count);
+  } else if (elem_size == 2) {
+    call = async ? "cuMemsetD16Async" : "cuMemsetD16";
+    r = async ? kp_cu.cuMemsetD16Async(d, (unsigned short)pattern, count, s)
+              : kp_cu.cuMemsetD16(d, (unsigned short)pattern, count);
+  } else {
+    call = async ? "cuMemsetD32Async" : "cuMemsetD32";
+    r = async ? kp_cu.cuMemsetD32Async(d, pattern, count, s) : kp_cu.cuMemsetD32(d, pattern, count);
+  }
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, call, "%s: filling %zu bytes at %p (%zu-byte elements)",
+                        what, count * elem_size, dst, elem_size);
+  return KP_SUCCESS;
+}
+
+kp_error kp_cuda_fill(void *dst, uint32_t pattern, size_t elem_size, size_t count,
+                      const char *what) {
+  kp_error err = kp_cuda_use_device(device_of(dst), what);
+  if (err) return err;
+  return finish_for_non_blocking(kp_cuda_fill_on(dst, pattern, elem_size, count, NULL, 0, what),
+                                 what);
 }
 
 kp_error kp_cuda_synchronize(const char *what) {

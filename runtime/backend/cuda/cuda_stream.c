@@ -2,8 +2,10 @@
  * driver's CUstream and CUevent.
  *
  * Streams are created with CU_STREAM_DEFAULT, i.e. blocking: the legacy default stream (the
- * NULL stream: launches without a stream, the synchronous copies of memory.c) waits for them
- * and they wait for it, so mixing synchronous calls with streams stays ordered. Events keep
+ * NULL stream: launches without a stream, the synchronous copies of copies.c) waits for them
+ * and they wait for it, so mixing synchronous calls with streams stays ordered;
+ * kp_stream_create_with_flags(KP_STREAM_NON_BLOCKING) makes a CU_STREAM_NON_BLOCKING one,
+ * which opts out of that order. Events keep
  * timing enabled. A stream or event belongs to the device the creating thread used; work on it
  * runs in that device's context, whichever device the calling thread has selected. stream.c
  * has already checked every handle and range. */
@@ -11,6 +13,11 @@
 
 #include "backend/cuda/cuda_backend.h"
 #include "core/stream.h"
+
+/* Live non-blocking streams: while there are any, freeing device memory waits for the whole
+ * device (cuda_memory.c), since the legacy default stream that orders frees does not wait for
+ * them. */
+static int g_non_blocking;
 
 static CUstream native_stream(kp_stream s) { return s ? (CUstream)s->h.native : NULL; }
 static CUevent native_event(kp_event e) { return (CUevent)e->h.native; }
@@ -27,11 +34,13 @@ kp_error kp_cuda_stream_create(kp_stream s, const char *what) {
   if (err) return err;
   s->h.device = kp_cuda_current_device();
   CUstream cs = NULL;
-  CUresult r = kp_cu.cuStreamCreate(&cs, CU_STREAM_DEFAULT);
+  int non_blocking = (s->flags & KP_STREAM_NON_BLOCKING) != 0;
+  CUresult r = kp_cu.cuStreamCreate(&cs, non_blocking ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT);
   if (r != CUDA_SUCCESS)
     return kp_cuda_fail(r, KP_ERROR_CUDA, "cuStreamCreate", "%s on %s", what,
                         kp_cuda_device_owner(s->h.device));
   s->h.native = cs;
+  if (non_blocking) __atomic_add_fetch(&g_non_blocking, 1, __ATOMIC_ACQ_REL);
   return KP_SUCCESS;
 }
 
@@ -41,6 +50,32 @@ kp_error kp_cuda_stream_destroy(kp_stream s, const char *what) {
   /* Returns at once; work still queued on the stream completes first (CUDA semantics). */
   CUresult r = kp_cu.cuStreamDestroy(native_stream(s));
   if (r != CUDA_SUCCESS) return kp_cuda_fail(r, KP_ERROR_CUDA, "cuStreamDestroy", "%s", what);
+  /* Counted down only when destroyed: until then its queued work may still use memory. */
+  if (s->flags & KP_STREAM_NON_BLOCKING) __atomic_sub_fetch(&g_non_blocking, 1, __ATOMIC_ACQ_REL);
+  return KP_SUCCESS;
+}
+
+int kp_cuda_non_blocking_streams(void) {
+  return __atomic_load_n(&g_non_blocking, __ATOMIC_ACQUIRE);
+}
+
+kp_error kp_cuda_stream_wait_event(kp_stream s, kp_event e, const char *what) {
+  kp_error err = use_stream_device(s, what);
+  if (err) return err;
+  CUresult r = kp_cu.cuStreamWaitEvent(native_stream(s), native_event(e), 0);
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuStreamWaitEvent", "%s", what);
+  return KP_SUCCESS;
+}
+
+kp_error kp_cuda_stream_add_callback(kp_stream s, void (*run)(void *), void *arg,
+                                     const char *what) {
+  kp_error err = use_stream_device(s, what);
+  if (err) return err;
+  /* The driver calls run(arg) on a thread of its own once the earlier work is done. */
+  CUresult r = kp_cu.cuLaunchHostFunc(native_stream(s), run, arg);
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuLaunchHostFunc", "%s", what);
   return KP_SUCCESS;
 }
 
@@ -159,4 +194,23 @@ kp_error kp_cuda_to_host_async(void *dst, const void *src, size_t bytes, kp_stre
     return kp_cuda_fail(r, KP_ERROR_CUDA, "cuMemcpyDtoHAsync", "%s: copying %zu bytes from %p",
                         what, bytes, src);
   return KP_SUCCESS;
+}
+
+kp_error kp_cuda_device_to_device_async(void *dst, const void *src, size_t bytes, kp_stream s,
+                                        const char *what) {
+  kp_error err = use_stream_device(s, what);
+  if (err) return err;
+  CUresult r = kp_cu.cuMemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
+                                       bytes, native_stream(s));
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuMemcpyDtoDAsync",
+                        "%s: copying %zu bytes from %p to %p", what, bytes, src, dst);
+  return KP_SUCCESS;
+}
+
+kp_error kp_cuda_fill_async(void *dst, uint32_t pattern, size_t elem_size, size_t count,
+                            kp_stream s, const char *what) {
+  kp_error err = use_stream_device(s, what);
+  if (err) return err;
+  return kp_cuda_fill_on(dst, pattern, elem_size, count, native_stream(s), 1, what);
 }
