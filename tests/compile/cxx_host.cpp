@@ -1,0 +1,73 @@
+// A C++ host program that launches the C kernels of cxx_kernels.c: compiled by g++, clang++
+// and kpcc with -Wall -Wextra -Werror, linked by kpcc, run on the CPU backend (cxx_link.sh).
+// std::vector and the exception make the object need the C++ runtime (operator new,
+// __gxx_personality_v0), which kpcc must link.
+#include <kernplug.h>
+
+#include <cstdio>
+#include <stdexcept>
+#include <vector>
+
+// The documented pattern: kernels defined in C, declared in C++ as extern "C" prototypes.
+extern "C" {
+void cxx_axpy(float *y, const float *x, float a, int n);
+void cxx_iota2d(int *out, int w, int h);
+}
+
+static void expect(bool ok, const char *what) {
+  if (!ok)
+    throw std::runtime_error(what);
+}
+
+static void run() {
+  const int n = 1000;
+  std::vector<float> x(n), y(n);
+  for (int i = 0; i < n; i++) {
+    x[i] = (float)i;
+    y[i] = 1.0f;
+  }
+  float *dx = to_device(x.data(), n); // typed in C++ too
+  float *dy = device_array(float, n);
+  float *dy_copy = device_array_like(dy);
+  copy_to_device(dy, y.data(), n);
+  launch(cxx_axpy, (n + 127) / 128, 128)(dy, dx, 2.0f, n);
+
+  kp_stream s = kp_stream_create();
+  expect(s != nullptr, "kp_stream_create");
+  launch(cxx_axpy, (size_t)8, 128u, 0, s)(dy, dx, 1.0f, n); // size_t and unsigned extents
+  copy_to_host_async(y.data(), dy, n, s);
+  kp_stream_synchronize(s);
+  kp_stream_destroy(s);
+  for (int i = 0; i < n; i++)
+    expect(y[i] == 1.0f + 3.0f * (float)i, "axpy result");
+
+  const int w = 37, h = 21;
+  int *m = managed_array(int, w * h);
+  launch(cxx_iota2d, dim3((w + 15) / 16, (h + 15) / 16), dim3(16, 16))(m, w, h);
+  kp_synchronize();
+  for (int r = 0; r < h; r++)
+    for (int c = 0; c < w; c++)
+      expect(m[r * w + c] == r * 1000 + c, "iota2d result");
+
+  // A launch the runtime refuses (a host pointer) is an error the C++ caller can see.
+  kp_set_error_mode(KP_ERRORS_RETURN);
+  launch(cxx_axpy, 1, 32)(y.data(), dx, 1.0f, n);
+  expect(kp_last_error() != KP_SUCCESS, "a host pointer must be refused");
+  kp_set_error_mode(KP_ERRORS_ABORT);
+
+  kp_free(m);
+  kp_free(dy_copy);
+  kp_free(dy);
+  kp_free(dx);
+}
+
+int main() {
+  try {
+    run();
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "FAIL: %s\n", e.what());
+    return 1;
+  }
+  std::printf("ok: C++ launched the C kernels on the %s backend\n", kp_backend_name());
+  return 0;
+}
