@@ -12,6 +12,9 @@
 extern "C" {
 void cxx_axpy(float *y, const float *x, float a, int n);
 void cxx_iota2d(int *out, int w, int h);
+double cxx_add(double x, double y);                      // vectorize
+void cxx_sum_rows(const float *row, float *out, int i); // guvectorize("(i)->()")
+int cxx_max(int a, int b);                               // reduce
 }
 
 static void expect(bool ok, const char *what) {
@@ -54,6 +57,28 @@ static void run() {
   launch(cxx_axpy, 1, 32)(y.data(), dx, 1.0f, n);
   expect(kp_last_error() != KP_SUCCESS, "a host pointer must be refused");
   kp_set_error_mode(KP_ERRORS_ABORT);
+
+  // ufunc, gufunc and kp_reduce: overloads and variadic templates in place of _Generic.
+  long long a[4] = {1, 2, 3, 4}, sum[4];
+  ufunc(cxx_add, 4, sum, a, 100LL); // host arrays, a broadcast scalar, the int64 signature
+  for (int i = 0; i < 4; i++)
+    expect(sum[i] == a[i] + 100, "ufunc int64 result");
+  ufunc(cxx_add, n, dy_copy, dx, (const float *)x.data()); // device and host arrays, float32
+  copy_to_host(y.data(), dy_copy, n);
+  for (int i = 0; i < n; i++)
+    expect(y[i] == 2.0f * (float)i, "ufunc float32 result");
+  float sums[n / 2];
+  gufunc(cxx_sum_rows, n / 2, x.data(), sums, 2); // n/2 rows of 2
+  for (int r = 0; r < n / 2; r++)
+    expect(sums[r] == (float)(4 * r + 1), "gufunc result");
+  std::vector<int> v(n);
+  int largest = -1;
+  for (int i = 0; i < n; i++) {
+    v[i] = (i * 37) % 1001 - 500;
+    largest = v[i] > largest ? v[i] : largest;
+  }
+  expect(kp_reduce(cxx_max, v.data(), n) == largest, "kp_reduce result");
+  expect(kp_reduce_init(cxx_max, v.data(), n, 5000) == 5000, "kp_reduce_init result");
 
   kp_free(m);
   kp_free(dy_copy);
