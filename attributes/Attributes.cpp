@@ -49,6 +49,21 @@ void annotate(Sema &S, Decl *D, const ParsedAttr &AL, const char *Name) {
   D->addAttr(AnnotateAttr::CreateImplicit(S.Context, Name, nullptr, 0, AL.getRange()));
 }
 
+/// C++ without CUDA or OpenCL: kernplug's device attributes are C only (the
+/// stubs, the metadata and the ufunc checks read C declarations). An error at
+/// the attribute, not clang's "ignored" warning and then a launch that fails at
+/// run time. Returns whether it reported.
+bool rejectInCxx(Sema &S, const ParsedAttr &AL) {
+  const LangOptions &LO = S.getLangOpts();
+  if (!LO.CPlusPlus || LO.CUDA || LO.OpenCL)
+    return false;
+  error(S, AL.getLoc(), "kernplug: '%0' cannot be used in C++: kernels and device code are "
+                        "written in C; define them in a .c file and declare them here inside "
+                        "extern \"C\" (docs/getting-started.md, \"C++\")")
+      << nameOf(AL.getAttrName());
+  return true;
+}
+
 /// The checks every function-level kernplug attribute shares.
 const FunctionDecl *expectFunction(Sema &S, const Decl *D, const ParsedAttr &AL) {
   const auto *FD = dyn_cast<FunctionDecl>(D);
@@ -105,9 +120,8 @@ public:
     ArgNames = Orig.ArgNames;
   }
 
-  static bool originalMode(const LangOptions &LO) {
-    return LO.CUDA || LO.OpenCL || LO.CPlusPlus;
-  }
+  /// CUDA and OpenCL keep clang's meaning; plain C++ reaches rejectInCxx.
+  static bool originalMode(const LangOptions &LO) { return LO.CUDA || LO.OpenCL; }
 
   bool acceptsLangOpts(const LangOptions &LO) const override {
     return originalMode(LO) ? Orig.acceptsLangOpts(LO) : true;
@@ -116,6 +130,8 @@ public:
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &AL, const Decl *D) const override {
     if (originalMode(S.getLangOpts()))
       return Orig.diagAppertainsToDecl(S, AL, D);
+    if (rejectInCxx(S, AL))
+      return false;
     bool WantVar = AttrKind == AttributeCommonInfo::AT_CUDAShared;
     if (WantVar ? isa<VarDecl>(D) : isa<FunctionDecl>(D))
       return true;
@@ -179,7 +195,7 @@ public:
   explicit FunctionAttrInfo(ArrayRef<Spelling> S) { Spellings = S; }
 
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &AL, const Decl *D) const override {
-    return expectFunction(S, D, AL) != nullptr;
+    return !rejectInCxx(S, AL) && expectFunction(S, D, AL) != nullptr;
   }
 };
 

@@ -65,9 +65,15 @@ if(BUILD_TESTING)
     "-fplugin=.*${KPCC_PLUGIN_NAME} -I.*/include -O2 -c a b\\.c -o a b\\.o$"
     "!-lkernplug_rt"
     -- ${KPCC_BUILD_TREE} --show -O2 -c "a b.c" -o "a b.o")
+  # An object may come from g++ or clang++: the C++ runtime follows, as-needed (the plugin's
+  # own build needs libstdc++, so clang finds it here); a link of C sources alone does not.
   add_test(NAME kpcc.show_link COMMAND ${kpcc_expect}
-    " app\\.o -o app -lm -L${CMAKE_LIBRARY_OUTPUT_DIRECTORY} -lkernplug_rt -Wl,-rpath,${CMAKE_LIBRARY_OUTPUT_DIRECTORY}$"
+    " app\\.o -o app -lm -L${CMAKE_LIBRARY_OUTPUT_DIRECTORY} -lkernplug_rt -Wl,-rpath,${CMAKE_LIBRARY_OUTPUT_DIRECTORY} -Wl,--push-state,--as-needed -lstdc\\+\\+ -lm -Wl,--pop-state$"
     -- ${KPCC_BUILD_TREE} app.o -o app -lm --show)
+  add_test(NAME kpcc.show_link_c COMMAND ${kpcc_expect}
+    " app\\.c -o app -L${CMAKE_LIBRARY_OUTPUT_DIRECTORY} -lkernplug_rt -Wl,-rpath,${CMAKE_LIBRARY_OUTPUT_DIRECTORY}$"
+    "!-lstdc"
+    -- ${KPCC_BUILD_TREE} app.c -o app --show)
   # -fveclib=libmvec (the user's opt-in to glibc's vector math): libmvec when linking only.
   # Without AVX2 kpcc warns: clang 19 may call libmvec's AVX2 functions from SSE2 code.
   add_test(NAME kpcc.show_libmvec COMMAND ${kpcc_expect}
@@ -93,7 +99,7 @@ if(BUILD_TESTING)
     "^\\.visible \\.entry twice\\("
     -- sh -c "'${KPCC_BUILD_TREE}' -O2 -Wall -Wextra -Werror -c twice.c -o twice.o && strings twice.o"
     WORKING_DIRECTORY ${kpcc_work})
-  set_tests_properties(kpcc.version kpcc.help kpcc.show_compile kpcc.show_link
+  set_tests_properties(kpcc.version kpcc.help kpcc.show_compile kpcc.show_link kpcc.show_link_c
                        kpcc.show_libmvec kpcc.show_libmvec_compile kpcc.compile_kernel
                        kpcc.installed PROPERTIES LABELS compile)
   # The install test builds nothing but installs the whole project: keep it alone.

@@ -73,7 +73,9 @@ void kp_copy_to_device_elems(void *device_ptr, const void *host, size_t count,
 void kp_copy_device_to_device_elems(void *dst, const void *src, size_t count,
                                     size_t elem_size);
 
+#ifndef __cplusplus
 #define kp_to_device(host, n) kp_to_device_elems((host), (size_t)(n), sizeof *(host))
+#endif
 #define kp_device_array(T, n) ((T *)kp_device_alloc_elems((size_t)(n), sizeof(T)))
 #define kp_managed_array(T, n) ((T *)kp_managed_alloc_elems((size_t)(n), sizeof(T)))
 #define kp_pinned_array(T, n) ((T *)kp_pinned_alloc_elems((size_t)(n), sizeof(T)))
@@ -92,6 +94,12 @@ void kp_copy_device_to_device_elems(void *dst, const void *src, size_t count,
 
 #ifdef __cplusplus
 }
+/* C++ does not convert void * to T * implicitly: kp_to_device returns the element pointer
+ * type there (const dropped: the copy is the caller's to write), as the other macros do. */
+template <class T> static inline T *kp_to_device_typed(const T *host, size_t n) {
+  return static_cast<T *>(kp_to_device_elems(host, n, sizeof(T)));
+}
+#define kp_to_device(host, n) kp_to_device_typed((host), (size_t)(n))
 #endif
 
 #endif /* KERNPLUG_MEMORY_H */

@@ -20,6 +20,18 @@
 #include "stream.h"
 #include "ufunc.h"
 
+/* CUDA's runtime headers name struct fields and parameters gridDim and blockDim and, in C++,
+ * declare dim3's constructor: parsed after the macros below they do not compile. When
+ * <cuda_runtime.h> is on the include path it is therefore included here, before the macros,
+ * so that the program's own #include <cuda_runtime.h>, before or after kernplug.h, finds it
+ * done. KP_NO_CUDA_RUNTIME_HEADER turns this off (docs/getting-started.md, "With the CUDA
+ * runtime headers"). */
+#if defined(__has_include) && !defined(KP_NO_CUDA_RUNTIME_HEADER)
+#if __has_include(<cuda_runtime.h>)
+#include <cuda_runtime.h>
+#endif
+#endif
+
 #define grid(ndim) kp_grid(ndim)
 #define gridsize(ndim) kp_gridsize(ndim)
 #define threadIdx kp_thread_idx()

@@ -33,18 +33,29 @@
 
 /* kp_ufunc(f, n, out, in...) and kp_ufunc_stream(stream, f, n, out, in...). */
 #define kp_ufunc(f, n, ...) kp_ufunc_stream((kp_stream)0, f, n, __VA_ARGS__)
+#ifndef __cplusplus
 #define kp_ufunc_stream(stream, f, n, ...)                                                     \
   kp_ufunc_call((const void *)(f), #f, (long long)(n), (stream), KP_NARGS(__VA_ARGS__),        \
                 (const kp_ufunc_arg[]){KP_UARGS(__VA_ARGS__)})
+#else /* detail/ufunc.h */
+#define kp_ufunc_stream(stream, f, n, ...)                                                     \
+  kp_ufunc_call_of((const void *)(f), #f, (long long)(n), (stream), __VA_ARGS__)
+#endif
 
 /* kp_gufunc(f, n, args...) and kp_gufunc_stream(stream, f, n, args...). The branch that
  * never runs calls f itself, so that the compiler checks the arguments against f's
  * prototype (their number, the pointer types); only kp_gufunc_call is evaluated. */
 #define kp_gufunc(f, n, ...) kp_gufunc_stream((kp_stream)0, f, n, __VA_ARGS__)
+#ifndef __cplusplus
 #define kp_gufunc_stream(stream, f, n, ...)                                                    \
   (0 ? ((void)(f)(__VA_ARGS__), KP_SUCCESS)                                                    \
      : kp_gufunc_call((const void *)(f), #f, (long long)(n), (stream), KP_NARGS(__VA_ARGS__),  \
                       (const kp_ufunc_arg[]){KP_UARGS(__VA_ARGS__)}))
+#else
+#define kp_gufunc_stream(stream, f, n, ...)                                                    \
+  (0 ? ((void)(f)(__VA_ARGS__), KP_SUCCESS)                                                    \
+     : kp_gufunc_call_of((const void *)(f), #f, (long long)(n), (stream), __VA_ARGS__))
+#endif
 
 #define kp_reduce(f, in, n)                                                                    \
   KP_REDUCE_PICK(in)((f), #f, (in), (long long)(n), 0, 0, (kp_stream)0)

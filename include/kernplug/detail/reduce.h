@@ -33,6 +33,7 @@ KP_UFUNC_TYPES(KP_DEFINE_REDUCE)
 
 /* Never defined: an array of anything else (a struct, a pointer) fails to compile here. */
 void kp_reduce_needs_an_array_of_arithmetic_values(void);
+#ifndef __cplusplus
 #define KP_REDUCE_PICK(in)                                                                     \
   _Generic(*(in), kp_bool_: kp_reduce_bool, char: kp_reduce_char, kp_schar_: kp_reduce_schar,  \
            kp_uchar_: kp_reduce_uchar, short: kp_reduce_short, kp_ushort_: kp_reduce_ushort,   \
@@ -40,9 +41,19 @@ void kp_reduce_needs_an_array_of_arithmetic_values(void);
            kp_ulong_: kp_reduce_ulong, kp_llong_: kp_reduce_llong,                             \
            kp_ullong_: kp_reduce_ullong, float: kp_reduce_float, double: kp_reduce_double,     \
            default: kp_reduce_needs_an_array_of_arithmetic_values)
+#endif
 
 #ifdef __cplusplus
 }
+/* C++: an overload per element type in place of the _Generic selection. */
+#define KP_DEFINE_REDUCE_OF(sfx, T, code, member)                                              \
+  KP_ALWAYS_INLINE T kp_reduce_of(T (*f)(T, T), const char *f_expr, const T *in, long long n,  \
+                                  int has_init, T init, kp_stream stream) {                    \
+    return kp_reduce_##sfx(f, f_expr, in, n, has_init, init, stream);                          \
+  }
+KP_UFUNC_TYPES(KP_DEFINE_REDUCE_OF)
+#undef KP_DEFINE_REDUCE_OF
+#define KP_REDUCE_PICK(in) kp_reduce_of
 #endif
 
 #endif /* KERNPLUG_DETAIL_REDUCE_H */

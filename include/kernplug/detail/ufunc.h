@@ -84,6 +84,7 @@ KP_UFUNC_TYPES(KP_DEFINE_UARG)
  * array: pass &a[0][0]) selects this function, which takes no argument, so the call fails to
  * compile with its name in the message. */
 kp_ufunc_arg kp_ufunc_argument_must_be_an_arithmetic_value_or_a_pointer_to_one(void);
+#ifndef __cplusplus
 #define KP_UARG(x)                                                                             \
   _Generic((x),                                                                                \
       const kp_bool_ *: kp_uarg_array_bool, kp_bool_ *: kp_uarg_mut_bool,                      \
@@ -112,6 +113,7 @@ kp_ufunc_arg kp_ufunc_argument_must_be_an_arithmetic_value_or_a_pointer_to_one(v
       const double *: kp_uarg_array_double, double *: kp_uarg_mut_double,                      \
       double: kp_uarg_scalar_double,                                                           \
       default: kp_ufunc_argument_must_be_an_arithmetic_value_or_a_pointer_to_one)(x)
+#endif
 
 /* KP_NARGS(a, ...): how many arguments (1 to 12); KP_UARGS(a, ...): KP_UARG of each. */
 #define KP_NARGS(...) KP_NARGS_(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, )
@@ -147,6 +149,27 @@ kp_error kp_gufunc_call(const void *f, const char *f_expr, long long n, kp_strea
                         int nargs, const kp_ufunc_arg *args);
 
 #ifdef __cplusplus
+}
+/* C++ has neither _Generic nor array compound literals: an overload per packer picks the
+ * element type (anything else matches none, or several), and a variadic template builds the
+ * array. The runtime entries are the same. */
+#define KP_DEFINE_UARG_OF(sfx, T, code, member)                                                \
+  KP_ALWAYS_INLINE kp_ufunc_arg kp_uarg_of(const T *p) { return kp_uarg_array_##sfx(p); }      \
+  KP_ALWAYS_INLINE kp_ufunc_arg kp_uarg_of(T *p) { return kp_uarg_mut_##sfx(p); }              \
+  KP_ALWAYS_INLINE kp_ufunc_arg kp_uarg_of(T x) { return kp_uarg_scalar_##sfx(x); }
+KP_UFUNC_TYPES(KP_DEFINE_UARG_OF)
+#undef KP_DEFINE_UARG_OF
+template <class... A>
+static inline kp_error kp_ufunc_call_of(const void *f, const char *f_expr, long long n,
+                                        kp_stream stream, A... a) {
+  const kp_ufunc_arg args[] = {kp_uarg_of(a)...};
+  return kp_ufunc_call(f, f_expr, n, stream, (int)sizeof...(A), args);
+}
+template <class... A>
+static inline kp_error kp_gufunc_call_of(const void *f, const char *f_expr, long long n,
+                                         kp_stream stream, A... a) {
+  const kp_ufunc_arg args[] = {kp_uarg_of(a)...};
+  return kp_gufunc_call(f, f_expr, n, stream, (int)sizeof...(A), args);
 }
 #endif
 
