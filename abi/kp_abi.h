@@ -161,6 +161,21 @@ void __kp_unregister_module(kp_module_desc *module);
 /* Called by a kernel's host stub with the configuration pushed by launch(). */
 void __kp_launch(kp_kernel_desc *kernel, void **args);
 
+/* Checked mode (docs/debugging.md "Checked mode"), only in objects built with
+ * -fplugin-arg-kernplug-check. The module's constructor and destructor register and
+ * unregister its table of checked entries. A checked entry compares each access through a
+ * pointer parameter with args[n][param] = {lo, hi} inline and calls __kp_check_param only to
+ * report a failure; accesses to shared memory call __kp_check_shared (a static `shared` array
+ * of array_bytes at base) or __kp_check_dynamic_shared. flags: bit 0 a write; where:
+ * "file:line" (with -g) or NULL. The three check calls do not return on a failure: the launch
+ * fails naming kernel, block, thread and what was accessed. */
+void __kp_register_checked(const kp_checked_entry *rows, uint64_t count);
+void __kp_unregister_checked(const kp_checked_entry *rows);
+void __kp_check_param(int param, const char *p, uint64_t bytes, int flags, const char *where);
+void __kp_check_shared(const char *base, uint64_t array_bytes, const char *name, const char *p,
+                       uint64_t bytes, int flags, const char *where);
+void __kp_check_dynamic_shared(const char *p, uint64_t bytes, int flags, const char *where);
+
 #ifdef __cplusplus
 }
 #endif

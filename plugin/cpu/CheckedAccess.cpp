@@ -12,6 +12,7 @@
 
 #include "abi/kp_abi.h"
 #include "attributes/Attributes.h"
+#include "host/AbiTypes.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
@@ -354,14 +355,15 @@ void emitCheckedEntryTable(Module &M, ArrayRef<KernelEntry> Kernels,
   LLVMContext &C = M.getContext();
   PointerType *Ptr = PointerType::get(C, 0);
   Type *I64 = Type::getInt64Ty(C);
-  StructType *RowTy = StructType::get(C, {Ptr, Ptr});
+  StructType *RowTy = AbiTypes(C).kp_checked_entry;
+  using Row = kp_checked_entry_field;
   std::vector<Constant *> Rows;
   for (size_t I = 0; I < Kernels.size(); ++I)
     if (Function *Entry = M.getFunction(checkedEntryName(Kernels[I].Name))) {
       Constant *Desc = ConstantExpr::getInBoundsGetElementPtr(
           KernelTable->getValueType(), KernelTable,
           ArrayRef<Constant *>{ConstantInt::get(I64, 0), ConstantInt::get(I64, I)});
-      Rows.push_back(ConstantStruct::get(RowTy, {Desc, Entry}));
+      Rows.push_back(DescriptorInit<Row>(RowTy).set(Row::kernel, Desc).set(Row::entry, Entry).get());
     }
   if (Rows.empty())
     return;

@@ -67,11 +67,7 @@ const char *kp_cpu_check_describe(void) {
 
 /* ---- the registered checked entries ------------------------------------------------------ */
 
-/* One row of a module's __kp_checked_entries (CheckedAccess.cpp's emitCheckedEntryTable). */
-typedef struct kp_checked_entry {
-  const kp_kernel_desc *kernel;
-  kp_cpu_entry_fn entry;
-} kp_checked_entry;
+/* kp_checked_entry, a row of a module's __kp_checked_entries, is in abi/descriptors.def. */
 
 typedef struct checked_table {
   const kp_checked_entry *rows;
