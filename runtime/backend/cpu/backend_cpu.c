@@ -528,9 +528,11 @@ static void cpu_detect(void) {
     printf("Watchdog: off (KP_CPU_TIMEOUT_MS sets a time limit per launch)\n");
   unsigned long long seed = 0;
   if (kp_cpu_schedule_random(&seed))
-    printf("Block order: random, seed %llu, a new order each launch (KP_CPU_SCHEDULE)\n", seed);
+    printf("Schedule: random, seed %llu: blocks in a new order each launch, a fiber block's "
+           "threads in a new order each barrier interval (KP_CPU_SCHEDULE)\n",
+           seed);
   else
-    printf("Block order: by index (KP_CPU_SCHEDULE=random:<seed> shuffles it)\n");
+    printf("Schedule: blocks and threads by index (KP_CPU_SCHEDULE=random:<seed> shuffles them)\n");
   printf("Checked mode: %s (KP_CHECK)\n", kp_cpu_check_describe());
   printf("Summary:\n\t0 CUDA devices in use; kernels run on %d CPU threads\n", kp_pool_size());
 }
