@@ -25,12 +25,14 @@ static const int g_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 enum { NSIG_HANDLED = sizeof g_signals / sizeof g_signals[0] };
 static struct sigaction g_previous[NSIG_HANDLED];
 
-_Thread_local kp_cpu_fault_guard *kp_cpu_fault_armed __attribute__((tls_model("initial-exec")));
+/* Not initial-exec, like all the runtime's TLS (cpu_device.c): the handler's reads find this
+ * thread's block allocated, since the thread armed its guard before running kernel code. */
+_Thread_local kp_cpu_fault_guard *kp_cpu_fault_armed;
 
 /* The calling thread's stack, [low, low + size), for telling a stack overflow from a wild
- * access (0 when unknown). Read in the handler, so initial-exec like the guard. */
-static _Thread_local uintptr_t tls_stack_low __attribute__((tls_model("initial-exec")));
-static _Thread_local size_t tls_stack_size __attribute__((tls_model("initial-exec")));
+ * access (0 when unknown). Read in the handler, like the guard. */
+static _Thread_local uintptr_t tls_stack_low;
+static _Thread_local size_t tls_stack_size;
 
 /* A stack overflow is told from a wild access by the stack pointer at the fault, not by the
  * address alone: an array that happens to lie just below a thread's stack (device memory
