@@ -200,6 +200,9 @@ typedef struct kp_cpu_fault_guard {
   const _Atomic unsigned long long *launch;
 } kp_cpu_fault_guard;
 extern _Thread_local kp_cpu_fault_guard *kp_cpu_fault_armed;
+/* From a signal handler: the calling thread's armed guard, or NULL; touches no TLS on a
+ * thread that never prepared for kernel code (kp_cpu_fault_prepare_thread). */
+kp_cpu_fault_guard *kp_cpu_fault_armed_here(void);
 /* The before_abort hook: drops the calling thread's kernel fault guard, so that the runtime's
  * own abort() on a worker aborts instead of failing the launch like an abort() in kernel
  * code. */

@@ -25,8 +25,8 @@ static const int g_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 enum { NSIG_HANDLED = sizeof g_signals / sizeof g_signals[0] };
 static struct sigaction g_previous[NSIG_HANDLED];
 
-/* Not initial-exec, like all the runtime's TLS (cpu_device.c): the handler's reads find this
- * thread's block allocated, since the thread armed its guard before running kernel code. */
+/* Not initial-exec, like all the runtime's TLS (cpu_device.c): the handler reads it only on
+ * threads that prepared for kernel code (on_fault), whose TLS block is allocated. */
 _Thread_local kp_cpu_fault_guard *kp_cpu_fault_armed;
 
 /* The calling thread's stack, [low, low + size), for telling a stack overflow from a wild
@@ -132,8 +132,20 @@ void kp_cpu_fault_jump(kp_cpu_fault_guard *g, int sig, void *addr, void *uc) {
   siglongjmp(g->env, 1);
 }
 
+static pthread_key_t g_prepared_key; /* non-NULL on threads kp_cpu_fault_prepare_thread saw */
+static atomic_int g_prepared_key_made;
+
+/* Only threads that prepared for kernel code read the guard. When the runtime was dlopen()ed,
+ * its TLS is allocated per thread at the first access, with malloc: a signal on any other
+ * thread (an abort() inside malloc, say) must not get there. glibc's pthread_getspecific
+ * allocates nothing. (The watchdog's handler may run before the key exists.) */
+kp_cpu_fault_guard *kp_cpu_fault_armed_here(void) {
+  if (!atomic_load_explicit(&g_prepared_key_made, memory_order_acquire)) return NULL;
+  return pthread_getspecific(g_prepared_key) ? kp_cpu_fault_armed : NULL;
+}
+
 static void on_fault(int sig, siginfo_t *info, void *uc) {
-  kp_cpu_fault_guard *g = kp_cpu_fault_armed;
+  kp_cpu_fault_guard *g = kp_cpu_fault_armed_here();
   if (g && raised_here(info)) kp_cpu_fault_jump(g, sig, info->si_addr, uc);
   for (int i = 0; i < NSIG_HANDLED; i++)
     if (g_signals[i] == sig) forward(i, sig, info, uc);
@@ -165,7 +177,11 @@ static void free_alt_stack(void *p) {
   sigaltstack(&off, NULL);
   free(p);
 }
-static void create_key(void) { pthread_key_create(&g_alt_key, free_alt_stack); }
+static void create_keys(void) {
+  pthread_key_create(&g_alt_key, free_alt_stack);
+  if (pthread_key_create(&g_prepared_key, NULL) == 0)
+    atomic_store_explicit(&g_prepared_key_made, 1, memory_order_release);
+}
 
 static void find_own_stack(void) {
   pthread_attr_t attr;
@@ -185,8 +201,9 @@ void kp_cpu_fault_prepare_thread(void) {
   if (prepared) return;
   prepared = 1;
   find_own_stack();
+  pthread_once(&key_once, create_keys); /* before the handlers, which read g_prepared_key */
+  pthread_setspecific(g_prepared_key, &prepared);
   pthread_once(&handlers_once, install_handlers);
-  pthread_once(&key_once, create_key);
   stack_t current;
   if (sigaltstack(NULL, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return;
   void *mem = malloc(ALT_STACK_BYTES);
