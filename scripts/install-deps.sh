@@ -14,9 +14,11 @@ set -euo pipefail
 # pkg-config, for the test that builds examples/out_of_tree against the installed kernplug.
 # libclang-rt-19-dev: the sanitizer runtimes of clang 19 (the CPU backend's fault handling is
 # tested under -fsanitize=thread). valgrind and gdb: the tests that check kernels under memcheck
-# and in the debugger (docs/debugging.md).
+# and in the debugger (docs/debugging.md). python3-numpy: the NumPy arrays of
+# examples/python_ctypes (without it the example uses Python's array module).
 packages=(clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libclang-rt-19-dev cmake
           ninja-build make pkgconf python3 valgrind gdb)
+packages+=(python3-numpy)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   # Not Debian: check for the tools and say what is missing; installing is up to the user.

@@ -205,7 +205,7 @@ KP_EXPORT void kp_stream_wait_event(kp_stream s, kp_event e) {
 
 /* ---- callbacks --------------------------------------------------------------------------- */
 
-_Thread_local int kp_tls_in_stream_callback __attribute__((tls_model("initial-exec")));
+_Thread_local int kp_tls_in_stream_callback;
 
 typedef struct stream_callback {
   kp_stream_callback fn;

@@ -46,7 +46,7 @@ kp_error kp_stream_check(kp_stream s, const char *fmt, ...) KP_PRINTF(2, 3);
 /* Nonzero while the calling thread runs a stream callback (kp_stream_add_callback), during
  * which kp_backend_get refuses every kernplug call: on a GPU a driver call there deadlocks or
  * fails, so the CPU backend, which runs callbacks in the calling thread, refuses too. */
-extern _Thread_local int kp_tls_in_stream_callback __attribute__((tls_model("initial-exec")));
+extern _Thread_local int kp_tls_in_stream_callback;
 
 /* A callback as the backends run it: run_stream_callback(arg) calls the user's function with
  * the flag above set and frees arg (stream.c); a backend calls it exactly once. */

@@ -120,7 +120,7 @@ typedef struct kp_cpu_thread_state {
   const kp_kernel_desc *kernel;  /* for messages from primitives */
   kp_cpu_block_runner *runner;   /* set while the block runs as fibers, else NULL */
 } kp_cpu_thread_state;
-extern _Thread_local kp_cpu_thread_state kp_cpu_state __attribute__((tls_model("initial-exec")));
+extern _Thread_local kp_cpu_thread_state kp_cpu_state;
 
 /* ---- fiber.c ----------------------------------------------------------------------------- */
 
@@ -199,8 +199,10 @@ typedef struct kp_cpu_fault_guard {
    * when the watchdog is off. */
   const _Atomic unsigned long long *launch;
 } kp_cpu_fault_guard;
-extern _Thread_local kp_cpu_fault_guard *kp_cpu_fault_armed
-    __attribute__((tls_model("initial-exec")));
+extern _Thread_local kp_cpu_fault_guard *kp_cpu_fault_armed;
+/* From a signal handler: the calling thread's armed guard, or NULL; touches no TLS on a
+ * thread that never prepared for kernel code (kp_cpu_fault_prepare_thread). */
+kp_cpu_fault_guard *kp_cpu_fault_armed_here(void);
 /* The before_abort hook: drops the calling thread's kernel fault guard, so that the runtime's
  * own abort() on a worker aborts instead of failing the launch like an abort() in kernel
  * code. */

@@ -174,8 +174,8 @@ void kp_cpu_check_finish(kp_cpu_check_launch *c) {
   c->params = NULL;
 }
 
-/* initial-exec, as kp_cpu_state: read on every check, so no __tls_get_addr call. */
-static _Thread_local const kp_cpu_check_launch *tls_launch __attribute__((tls_model("initial-exec")));
+/* Read on every check; not initial-exec, as kp_cpu_state (cpu_device.c). */
+static _Thread_local const kp_cpu_check_launch *tls_launch;
 static _Thread_local char tls_message[768];
 
 void kp_cpu_check_enter(const kp_cpu_check_launch *c) { tls_launch = c; }

@@ -3,13 +3,14 @@
  * The plugin keeps a host copy of each kernel body; its calls to kp_dev_* resolve here. The
  * CPU backend sets kp_cpu_state on the worker before each simulated GPU thread runs (the
  * fiber scheduler at every switch), so the index primitives are plain thread-local reads.
- * initial-exec TLS keeps them to one load (no __tls_get_addr call) since libkernplug_rt is
- * linked, not dlopen'd, by programs. */
+ * Not initial-exec: the runtime must load with dlopen() too (a library with kernels loaded by
+ * Python's ctypes), and one initial-exec variable asks for the runtime's whole TLS block in
+ * the small static surplus glibc keeps for dlopen (docs/runtime.md "Thread-local storage"). */
 #include <stdatomic.h>
 
 #include "backend/cpu/cpu_backend.h"
 
-_Thread_local kp_cpu_thread_state kp_cpu_state __attribute__((tls_model("initial-exec"))) = {
+_Thread_local kp_cpu_thread_state kp_cpu_state = {
     .ntid = {1, 1, 1}, .nctaid = {1, 1, 1}};
 
 KP_EXPORT unsigned kp_dev_tid_x(void) { return kp_cpu_state.tid[0]; }

@@ -25,12 +25,14 @@ static const int g_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 enum { NSIG_HANDLED = sizeof g_signals / sizeof g_signals[0] };
 static struct sigaction g_previous[NSIG_HANDLED];
 
-_Thread_local kp_cpu_fault_guard *kp_cpu_fault_armed __attribute__((tls_model("initial-exec")));
+/* Not initial-exec, like all the runtime's TLS (cpu_device.c): the handler reads it only on
+ * threads that prepared for kernel code (on_fault), whose TLS block is allocated. */
+_Thread_local kp_cpu_fault_guard *kp_cpu_fault_armed;
 
 /* The calling thread's stack, [low, low + size), for telling a stack overflow from a wild
- * access (0 when unknown). Read in the handler, so initial-exec like the guard. */
-static _Thread_local uintptr_t tls_stack_low __attribute__((tls_model("initial-exec")));
-static _Thread_local size_t tls_stack_size __attribute__((tls_model("initial-exec")));
+ * access (0 when unknown). Read in the handler, like the guard. */
+static _Thread_local uintptr_t tls_stack_low;
+static _Thread_local size_t tls_stack_size;
 
 /* A stack overflow is told from a wild access by the stack pointer at the fault, not by the
  * address alone: an array that happens to lie just below a thread's stack (device memory
@@ -130,8 +132,20 @@ void kp_cpu_fault_jump(kp_cpu_fault_guard *g, int sig, void *addr, void *uc) {
   siglongjmp(g->env, 1);
 }
 
+static pthread_key_t g_prepared_key; /* non-NULL on threads kp_cpu_fault_prepare_thread saw */
+static atomic_int g_prepared_key_made;
+
+/* Only threads that prepared for kernel code read the guard. When the runtime was dlopen()ed,
+ * its TLS is allocated per thread at the first access, with malloc: a signal on any other
+ * thread (an abort() inside malloc, say) must not get there. glibc's pthread_getspecific
+ * allocates nothing. (The watchdog's handler may run before the key exists.) */
+kp_cpu_fault_guard *kp_cpu_fault_armed_here(void) {
+  if (!atomic_load_explicit(&g_prepared_key_made, memory_order_acquire)) return NULL;
+  return pthread_getspecific(g_prepared_key) ? kp_cpu_fault_armed : NULL;
+}
+
 static void on_fault(int sig, siginfo_t *info, void *uc) {
-  kp_cpu_fault_guard *g = kp_cpu_fault_armed;
+  kp_cpu_fault_guard *g = kp_cpu_fault_armed_here();
   if (g && raised_here(info)) kp_cpu_fault_jump(g, sig, info->si_addr, uc);
   for (int i = 0; i < NSIG_HANDLED; i++)
     if (g_signals[i] == sig) forward(i, sig, info, uc);
@@ -163,7 +177,11 @@ static void free_alt_stack(void *p) {
   sigaltstack(&off, NULL);
   free(p);
 }
-static void create_key(void) { pthread_key_create(&g_alt_key, free_alt_stack); }
+static void create_keys(void) {
+  pthread_key_create(&g_alt_key, free_alt_stack);
+  if (pthread_key_create(&g_prepared_key, NULL) == 0)
+    atomic_store_explicit(&g_prepared_key_made, 1, memory_order_release);
+}
 
 static void find_own_stack(void) {
   pthread_attr_t attr;
@@ -183,8 +201,9 @@ void kp_cpu_fault_prepare_thread(void) {
   if (prepared) return;
   prepared = 1;
   find_own_stack();
+  pthread_once(&key_once, create_keys); /* before the handlers, which read g_prepared_key */
+  pthread_setspecific(g_prepared_key, &prepared);
   pthread_once(&handlers_once, install_handlers);
-  pthread_once(&key_once, create_key);
   stack_t current;
   if (sigaltstack(NULL, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return;
   void *mem = malloc(ALT_STACK_BYTES);

@@ -82,7 +82,7 @@ static int in_unsafe_code(const void *uc) {
 }
 
 static void on_timeout(int sig, siginfo_t *info, void *uc) {
-  kp_cpu_fault_guard *g = kp_cpu_fault_armed;
+  kp_cpu_fault_guard *g = kp_cpu_fault_armed_here();
   unsigned long long target = atomic_load_explicit(&g_target, memory_order_acquire);
   if (g && target && g->launch && atomic_load(g->launch) == target && !in_unsafe_code(uc)) {
     kp_cpu_fault_jump(g, sig, NULL, uc);
