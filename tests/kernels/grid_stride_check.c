@@ -11,15 +11,23 @@
 
 /* Starts below zero in the first block: its group fails the check. */
 __attribute__((kernel)) void gsc_shift(int *out, int shift, int n) {
-  for (int i = grid(1) - shift; i < n; i += gridsize(1))
+  int first = (int)(blockIdx.x * blockDim.x) - shift;
+  for (int i = (int)threadIdx.x + first; i < n; i += gridsize(1))
     if (i >= 0) out[i] += i + 1;
 }
 
 /* An unsigned start that wraps inside the first block (base = 2^32 - 16). */
 __attribute__((kernel)) void gsc_wrap(int *out, unsigned base, unsigned n) {
-  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x + base; i < n;
-       i += gridDim.x * blockDim.x)
-    out[i] += 1;
+  unsigned first = blockIdx.x * blockDim.x + base;
+  for (unsigned i = threadIdx.x + first; i < n; i += gridDim.x * blockDim.x) out[i] += 1;
+}
+
+/* A 64-bit counter from an unsigned start that wraps inside the first block: the start
+ * (zero-extended) passes the bound at the block's first and last thread, but does not move
+ * with threadIdx.x in between, so the group runs in the original order. */
+__attribute__((kernel)) void gsc_zext(int *out, unsigned base, long long n) {
+  unsigned first = blockIdx.x * blockDim.x + base;
+  for (long long i = (unsigned)(threadIdx.x + first); i < n; i += gridsize(1)) out[i] += 1;
 }
 
 /* 2-D blocks: the rows of a block share their starts (threadIdx.x only). */
@@ -62,6 +70,21 @@ static void check_wrap(unsigned n, unsigned base, unsigned blocks, unsigned thre
   for (unsigned i = 0; i < n; i++)
     KT_CHECK(out[i] == want[i], "gsc_wrap n=%u base=%u %ux%u: out[%u] = %d, expected %d", n,
              base, blocks, threads, i, out[i], want[i]);
+  kp_free(dout);
+  free(out), free(want);
+}
+
+static void check_zext(long long n, unsigned base, unsigned blocks, unsigned threads) {
+  int *out = calloc((size_t)n, sizeof(int)), *want = calloc((size_t)n, sizeof(int));
+  unsigned total = blocks * threads;
+  for (unsigned t = 0; t < total; t++)
+    for (long long i = (unsigned)(t + base); i < n; i += total) want[i] += 1;
+  int *dout = to_device(out, (size_t)n);
+  launch(gsc_zext, blocks, threads)(dout, base, n);
+  copy_to_host(out, dout, (size_t)n);
+  for (long long i = 0; i < n; i++)
+    KT_CHECK(out[i] == want[i], "gsc_zext n=%lld base=%u %ux%u: out[%lld] = %d, expected %d",
+             n, base, blocks, threads, i, out[i], want[i]);
   kp_free(dout);
   free(out), free(want);
 }
@@ -112,6 +135,8 @@ int main(void) {
   check_shift(70001, 300, 9, 64);   /* the first blocks below zero, many strides */
   check_wrap(5000, 0xFFFFFFF0u, 3, 128);
   check_wrap(5000, 0u, 3, 128);
+  check_zext(5000, 0xFFFFFFF0u, 3, 128);
+  check_zext(5000, 7u, 3, 128);
   check_rows(20000, 5, 32, 4);
   check_rows(1000, 2, 64, 3);       /* a partial last stride */
   check_wide(100003, 7, 96);
