@@ -33,7 +33,10 @@
 // the group: 0 <= start, 0 < step < 2^(w-3), the same step for all, n < 2^(w-3) (w the
 // variable's width). Then no value wraps, `i < n` once false stays false, and a thread
 // runs exactly its own iterations. Where the check fails (huge n) the group runs through the
-// block-loop entry, in the original order.
+// block-loop entry, in the original order. Where start is threadIdx.x (or the linear index)
+// plus a per-block value and step and n are per block (the usual grid(1) loop), the check
+// runs at each block's first and last thread only (emitPhaseEntry says why that is the
+// same): a loop over every thread for it was most of the entry's code to compile.
 //
 //===----------------------------------------------------------------------===//
 #include "cpu/GridStrideInterchange.h"
@@ -188,6 +191,10 @@ struct GridStrideShape {
   bool Signed = false;
   SmallVector<PHINode *, 4> State; // the header's other phis
   unsigned GroupThreads = MinGroupThreads;
+  /// The index slot (SlotTid or SlotLinear) whose value t makes start = X + t, with X,
+  /// step and n the same for all threads of a block, or -1: then the run-time check may
+  /// look at each block's first and last thread only (closedFormSlot).
+  int ClosedFormSlot = -1;
 };
 
 Value *stripExt(Value *V) {
@@ -240,6 +247,71 @@ std::string whyNotProfitable(const GridStrideShape &S, const Argument *Idx) {
 
 bool isIdxLoad(const LoadInst &L, const Argument *Idx) {
   return L.isSimple() && getUnderlyingObject(L.getPointerOperand()) == Idx;
+}
+
+/// The byte offset in the index array that L reads, or -1.
+int64_t idxOffset(const LoadInst &L, const Argument *Idx) {
+  const DataLayout &DL = L.getModule()->getDataLayout();
+  APInt Off(DL.getIndexTypeSizeInBits(L.getPointerOperandType()), 0);
+  const Value *Base = L.getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, true);
+  return Base == Idx && L.isSimple() ? Off.getSExtValue() : -1;
+}
+
+/// Whether V is the same for every thread of a block: pure operations on constants, the
+/// kernel's parameters and the block's slots of the index array (ctaid, ntid, nctaid). Phis
+/// count as not (which way a thread came may depend on the thread).
+bool isBlockUniform(Value *V, const Argument *Idx, unsigned Depth = 0) {
+  if (isa<Constant>(V))
+    return true;
+  if (auto *A = dyn_cast<Argument>(V))
+    return A != Idx;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 12 || isa<PHINode>(I))
+    return false;
+  if (auto *L = dyn_cast<LoadInst>(I)) {
+    int64_t Off = idxOffset(*L, Idx);
+    uint64_t Size = L->getModule()->getDataLayout().getTypeStoreSize(L->getType());
+    return Off >= int64_t(SlotCtaid * 4) && uint64_t(Off) + Size <= SlotLinear * 4;
+  }
+  if (I->mayReadOrWriteMemory() || I->mayHaveSideEffects() ||
+      (isa<CallBase>(I) && !isa<IntrinsicInst>(I)))
+    return false;
+  return all_of(I->operands(),
+                [&](Value *Op) { return isBlockUniform(Op, Idx, Depth + 1); });
+}
+
+/// The slot (SlotTid or SlotLinear) of V if V is a 32-bit read of threadIdx.x or of the
+/// linear thread index, possibly extended; else -1.
+int threadXSlot(Value *V, const Argument *Idx) {
+  auto *L = dyn_cast<LoadInst>(stripExt(V));
+  if (!L || !L->getType()->isIntegerTy(32))
+    return -1;
+  int64_t Off = idxOffset(*L, Idx);
+  return Off == SlotTid * 4 ? int(SlotTid) : Off == SlotLinear * 4 ? int(SlotLinear) : -1;
+}
+
+/// Whether the run-time check of the loop's range may be done in closed form: start is,
+/// up to sign or zero extensions, t or X + t (an add, or an `or` that is disjoint) with t
+/// a read of threadIdx.x or of the linear index and X, step and n the same for all threads
+/// of a block. Returns t's slot or -1. Then over a block's threads start moves with t, and
+/// the entry checks the first and the last thread (emitPhaseEntry, Phase::Check).
+int closedFormSlot(const GridStrideShape &S, const Argument *Idx) {
+  if (S.IV->getType()->getIntegerBitWidth() > 64 || !isBlockUniform(S.Step, Idx) ||
+      !isBlockUniform(S.Bound, Idx))
+    return -1;
+  Value *V = stripExt(S.Start);
+  if (int Slot = threadXSlot(V, Idx); Slot >= 0)
+    return Slot;
+  auto *Add = dyn_cast<BinaryOperator>(V);
+  if (!Add || !(Add->getOpcode() == Instruction::Add ||
+                (Add->getOpcode() == Instruction::Or &&
+                 cast<PossiblyDisjointInst>(Add)->isDisjoint())))
+    return -1;
+  for (unsigned Side = 0; Side < 2; ++Side)
+    if (int Slot = threadXSlot(Add->getOperand(Side), Idx);
+        Slot >= 0 && isBlockUniform(Add->getOperand(1 - Side), Idx))
+      return Slot;
+  return -1;
 }
 
 /// Checks L against the shape; fills S or says why not.
@@ -381,7 +453,10 @@ std::string matchShape(Function &F, Loop *L, GridStrideShape &S) {
   S.GroupThreads = Bytes ? unsigned(std::clamp<uint64_t>(GroupStateBytes / Bytes,
                                                          MinGroupThreads, MaxGroupThreads))
                          : MaxGroupThreads;
-  return whyNotProfitable(S, Idx);
+  std::string Why = whyNotProfitable(S, Idx);
+  if (Why.empty())
+    S.ClosedFormSlot = closedFormSlot(S, Idx);
+  return Why;
 }
 
 /// Inlines the calls of F to defined functions, then promotes its locals: the form in which
@@ -418,12 +493,16 @@ bool simplifyBody(Function &F, FunctionAnalysisManager &FAM) {
   return true;
 }
 
-enum class Phase { Init, Step, Finish };
+/// Init: the initial values and the check, thread by thread. Where the check has a closed
+/// form (GridStrideShape::ClosedFormSlot), Check at each block's first and last thread, and
+/// InitState (only with carried values) for the initial values.
+enum class Phase { Init, InitState, Check, Step, Finish };
 
 /// A clone of the simplified body for one phase: void(<body's params>, ptr state..., i32 w,
 /// i64 k, ptr out). Init stores the loop's initial values into state[w] and the step (0 when
-/// the run-time check fails) into *(i64 *)out; Step runs iteration k of thread w (*(i8 *)out
-/// = whether it had one); Finish runs the code after the loop from state[w].
+/// the run-time check fails) into *(i64 *)out; InitState only the former, Check only the
+/// latter and start (zero-extended) into the i64 after it; Step runs iteration k of thread w
+/// (*(i8 *)out = whether it had one); Finish runs the code after the loop from state[w].
 Function *clonePhase(Function &Work, const GridStrideShape &S, Phase P, const Twine &Name) {
   LLVMContext &C = Work.getContext();
   Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
@@ -458,9 +537,15 @@ Function *clonePhase(Function &Work, const GridStrideShape &S, Phase P, const Tw
   IRBuilder<> B(Phase);
   Value *Start = Map(S.Start), *Step = Map(S.Step);
 
-  if (P == Phase::Init) {
+  if (P == Phase::InitState) {
     for (unsigned J = 0; J < S.State.size(); ++J)
       B.CreateStore(cast<PHINode>(Map(S.State[J]))->getIncomingValueForBlock(Pre), Slot(B, J));
+    B.CreateRetVoid();
+  } else if (P == Phase::Init || P == Phase::Check) {
+    if (P == Phase::Init)
+      for (unsigned J = 0; J < S.State.size(); ++J)
+        B.CreateStore(cast<PHINode>(Map(S.State[J]))->getIncomingValueForBlock(Pre),
+                      Slot(B, J));
     auto *Ty = cast<IntegerType>(IV->getType());
     unsigned Width = Ty->getBitWidth();
     Value *Limit = ConstantInt::get(Ty, APInt::getOneBitSet(Width, Width - 3));
@@ -473,6 +558,8 @@ Function *clonePhase(Function &Work, const GridStrideShape &S, Phase P, const Tw
     Ok = B.CreateAnd(Ok, S.Signed ? B.CreateICmpSLT(Bound, BoundLimit)
                                   : B.CreateICmpULT(Bound, BoundLimit));
     B.CreateStore(B.CreateSelect(Ok, B.CreateZExt(Step, I64), B.getInt64(0)), Out);
+    if (P == Phase::Check)
+      B.CreateStore(B.CreateZExt(Start, I64), B.CreateConstInBoundsGEP1_32(I64, Out, 1));
     B.CreateRetVoid();
   } else if (P == Phase::Step) {
     // The run-time check bounds every value below 2^(w-1): no wrap either way.
@@ -525,54 +612,99 @@ Function *clonePhase(Function &Work, const GridStrideShape &S, Phase P, const Tw
 
 /// A block entry for one phase: over the range's blocks and threads (w counting from 0),
 /// calls the phase. Init returns whether every thread passed the check with one step, Step
-/// whether any thread had an iteration.
+/// whether any thread had an iteration. Check calls its phase at each block's first and
+/// last thread only, and returns whether both passed with the group's one step and start
+/// moved with t (the value of S.ClosedFormSlot) in between: start(last) - start(first) ==
+/// t(last) - t(first), with t(last) < 2^15. That suffices for every thread in between:
+/// start is ext(X + t) (closedFormSlot) with X per block, so over t's values, fewer than
+/// 2^15 consecutive ones, start - t changes only where X + t wraps or crosses its sign bit,
+/// at most once, and by a nonzero amount where that would break the order (a sign
+/// extension all the way hides only the -1 to 0 step, which is no break); so start takes
+/// every value between start(first) and start(last), all below the check's limit, and step
+/// and n, the same for the whole block, pass as they did at the first thread.
 Function *emitPhaseEntry(const KernelEntry &K, Function &Work, Function *PhaseFn,
                          const GridStrideShape &S, Phase P, const std::string &Name) {
   LLVMContext &C = Work.getContext();
   Type *Ptr = PointerType::get(C, 0), *I1 = Type::getInt1Ty(C), *I64 = Type::getInt64Ty(C);
+  bool Checks = P == Phase::Init || P == Phase::Check, Void = P == Phase::Finish ||
+                                                                P == Phase::InitState;
   SmallVector<Type *, 10> Extra(S.State.size(), Ptr);
   Extra.push_back(I64);
   IRBuilder<> B(C);
-  BlockEntryFrame Fr =
-      beginBlockEntry(K.Fn, &Work, Name, B, Extra, P == Phase::Finish ? nullptr : I1);
+  BlockEntryFrame Fr = beginBlockEntry(K.Fn, &Work, Name, B, Extra, Void ? nullptr : I1);
   Function *F = Fr.F;
   F->removeFnAttr(Attribute::NoInline);
   F->addFnAttr(Attribute::AlwaysInline);
   Value *WSlot = B.CreateAlloca(B.getInt32Ty(), nullptr, "gs.w");
   B.CreateStore(B.getInt32(0), WSlot);
-  Value *Out = B.CreateAlloca(I64, nullptr, "gs.out");
+  Value *Out = B.CreateAlloca(I64, B.getInt32(2), "gs.out");
   Value *AllOk = B.CreateAlloca(I1, nullptr, "gs.ok"), *Min = B.CreateAlloca(I64),
         *Max = B.CreateAlloca(I64);
-  B.CreateStore(P == Phase::Init ? B.getTrue() : B.getFalse(), AllOk);
+  B.CreateStore(Checks ? B.getTrue() : B.getFalse(), AllOk);
   B.CreateStore(B.getInt64(~0ull), Min);
   B.CreateStore(B.getInt64(0), Max);
   BlockRunLoop Blocks = openBlockRunLoop(B, Fr);
-  ThreadLoopNest Nest = openThreadLoops(B, Fr);
-  SmallVector<Value *, 16> Args(Fr.Args.begin(), Fr.Args.end());
-  Args.push_back(Fr.Idx);
-  for (unsigned J = 0; J < S.State.size(); ++J)
-    Args.push_back(F->getArg(2 + J));
-  Value *W = B.CreateLoad(B.getInt32Ty(), WSlot);
-  Args.push_back(W);
-  Args.push_back(F->getArg(2 + S.State.size()));
-  Args.push_back(Out);
-  CallInst *Call = B.CreateCall(PhaseFn, Args);
-  useCalleeABI(PhaseFn, Call);
-  B.CreateStore(B.CreateAdd(W, B.getInt32(1)), WSlot);
-  if (P == Phase::Init) {
-    Value *R = B.CreateLoad(I64, Out);
-    B.CreateStore(B.CreateAnd(B.CreateLoad(I1, AllOk), B.CreateICmpNE(R, B.getInt64(0))),
-                  AllOk);
-    B.CreateStore(B.CreateBinaryIntrinsic(Intrinsic::umin, B.CreateLoad(I64, Min), R), Min);
-    B.CreateStore(B.CreateBinaryIntrinsic(Intrinsic::umax, B.CreateLoad(I64, Max), R), Max);
-  } else if (P == Phase::Step) {
-    Value *R = B.CreateLoad(B.getInt8Ty(), Out);
-    B.CreateStore(B.CreateOr(B.CreateLoad(I1, AllOk), B.CreateICmpNE(R, B.getInt8(0))),
-                  AllOk);
+  // Calls the phase for the thread whose slots the index array holds.
+  auto CallPhase = [&] {
+    SmallVector<Value *, 16> Args(Fr.Args.begin(), Fr.Args.end());
+    Args.push_back(Fr.Idx);
+    for (unsigned J = 0; J < S.State.size(); ++J)
+      Args.push_back(F->getArg(2 + J));
+    Value *W = B.CreateLoad(B.getInt32Ty(), WSlot);
+    Args.push_back(W);
+    Args.push_back(F->getArg(2 + S.State.size()));
+    Args.push_back(Out);
+    CallInst *Call = B.CreateCall(PhaseFn, Args);
+    useCalleeABI(PhaseFn, Call);
+    B.CreateStore(B.CreateAdd(W, B.getInt32(1)), WSlot);
+    if (Checks) {
+      Value *R = B.CreateLoad(I64, Out);
+      B.CreateStore(B.CreateAnd(B.CreateLoad(I1, AllOk), B.CreateICmpNE(R, B.getInt64(0))),
+                    AllOk);
+      B.CreateStore(B.CreateBinaryIntrinsic(Intrinsic::umin, B.CreateLoad(I64, Min), R), Min);
+      B.CreateStore(B.CreateBinaryIntrinsic(Intrinsic::umax, B.CreateLoad(I64, Max), R), Max);
+    } else if (P == Phase::Step) {
+      Value *R = B.CreateLoad(B.getInt8Ty(), Out);
+      B.CreateStore(B.CreateOr(B.CreateLoad(I1, AllOk), B.CreateICmpNE(R, B.getInt8(0))),
+                    AllOk);
+    }
+  };
+  if (P == Phase::Check) {
+    auto *IdxTy = ArrayType::get(B.getInt32Ty(), NumSlots);
+    Value *T[2], *Start[2];
+    for (unsigned Last = 0; Last < 2; ++Last) {
+      Value *Tid[3];
+      for (unsigned D = 0; D < 3; ++D) {
+        Tid[D] = Last ? B.CreateSub(Fr.End[D], B.getInt32(1)) : Fr.Begin[D];
+        B.CreateStore(Tid[D], B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotTid + D));
+      }
+      // As openThreadLoops computes it; t in 64 bits (at most 1024 threads a block: the
+      // runtime's limit), so that t(last) < 2^15 bounds every thread's t.
+      Value *YZ = B.CreateAdd(Tid[1], B.CreateMul(Fr.Ntid[1], Tid[2]));
+      Value *Linear = B.CreateAdd(Tid[0], B.CreateMul(Fr.Ntid[0], YZ));
+      B.CreateStore(Linear, B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotLinear));
+      auto Wide = [&](unsigned D) { return B.CreateZExt(Tid[D], I64); };
+      T[Last] = S.ClosedFormSlot == int(SlotTid)
+                    ? Wide(0)
+                    : B.CreateAdd(Wide(0),
+                                  B.CreateMul(B.CreateZExt(Fr.Ntid[0], I64),
+                                              B.CreateAdd(Wide(1),
+                                                          B.CreateMul(B.CreateZExt(Fr.Ntid[1], I64),
+                                                                      Wide(2)))));
+      CallPhase();
+      Start[Last] = B.CreateLoad(I64, B.CreateConstInBoundsGEP1_32(I64, Out, 1));
+    }
+    Value *Ok = B.CreateAnd(B.CreateICmpULT(T[1], B.getInt64(1 << 15)),
+                            B.CreateICmpEQ(B.CreateSub(Start[1], Start[0]),
+                                           B.CreateSub(T[1], T[0])));
+    B.CreateStore(B.CreateAnd(B.CreateLoad(I1, AllOk), Ok), AllOk);
+  } else {
+    ThreadLoopNest Nest = openThreadLoops(B, Fr);
+    CallPhase();
+    closeThreadLoops(B, Nest);
   }
-  closeThreadLoops(B, Nest);
   closeBlockRunLoop(B, Blocks);
-  if (P == Phase::Init)
+  if (Checks)
     B.CreateRet(B.CreateAnd(B.CreateLoad(I1, AllOk),
                             B.CreateICmpEQ(B.CreateLoad(I64, Min), B.CreateLoad(I64, Max))));
   else if (P == Phase::Step)
@@ -584,9 +716,11 @@ Function *emitPhaseEntry(const KernelEntry &K, Function &Work, Function *PhaseFn
 
 /// The new <k>.kp.cpu_block: the range's blocks in groups of at most S.GroupThreads threads,
 /// each through the three phases, or through Fallback (the block-loop entry) when the
-/// group fails the run-time check.
+/// group fails the run-time check. Init is the Init or the Check phase's entry; InitState,
+/// with Check only, stores the initial values of the carried values (null: none).
 Function *emitInterchangedEntry(const KernelEntry &K, const GridStrideShape &S, Function *Init,
-                                Function *Step, Function *Finish, Function *Fallback) {
+                                Function *InitState, Function *Step, Function *Finish,
+                                Function *Fallback) {
   Module &M = *K.Fn->getParent();
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
@@ -661,7 +795,16 @@ Function *emitInterchangedEntry(const KernelEntry &K, const GridStrideShape &S, 
   SmallVector<Value *, 12> InitArgs(PhaseArgs.begin(), PhaseArgs.end());
   InitArgs.push_back(B.getInt64(0));
   Value *Ok = B.CreateCall(Init, InitArgs);
-  B.CreateCondBr(Ok, Iter, Slow);
+  BasicBlock *Passed = Body;
+  if (InitState) {
+    Passed = BasicBlock::Create(C, "init_state", F, Iter);
+    B.CreateCondBr(Ok, Passed, Slow);
+    B.SetInsertPoint(Passed);
+    B.CreateCall(InitState, InitArgs);
+    B.CreateBr(Iter);
+  } else {
+    B.CreateCondBr(Ok, Iter, Slow);
+  }
 
   B.SetInsertPoint(Slow);
   B.CreateCall(Fallback, {Args, Sub});
@@ -669,7 +812,7 @@ Function *emitInterchangedEntry(const KernelEntry &K, const GridStrideShape &S, 
 
   B.SetInsertPoint(Iter);
   PHINode *K64 = B.CreatePHI(I64, 2, "k");
-  K64->addIncoming(B.getInt64(0), Body);
+  K64->addIncoming(B.getInt64(0), Passed);
   SmallVector<Value *, 12> StepArgs(PhaseArgs.begin(), PhaseArgs.end());
   StepArgs.push_back(K64);
   Value *Any = B.CreateCall(Step, StepArgs);
@@ -701,7 +844,7 @@ Function *bodyCalledBy(Function &BlockEntry) {
 }
 
 /// Builds the interchanged entry of K, or says why not.
-std::string interchange(KernelEntry &K, FunctionAnalysisManager &FAM) {
+std::string interchange(KernelEntry &K, FunctionAnalysisManager &FAM, std::string &How) {
   if (K.Fn->hasOptNone())
     return NoLoop; // -O0: nothing is optimised, and nothing said
   Function *Body = bodyCalledBy(*K.CpuBlockEntry);
@@ -744,15 +887,28 @@ std::string interchange(KernelEntry &K, FunctionAnalysisManager &FAM) {
   if (!Why.empty())
     return Fail(Why);
   std::string Base = K.Name + ".kp.gridstride";
-  Function *InitFn = clonePhase(*Work, S, Phase::Init, Base + ".init");
+  // The check at two threads a block where it has a closed form: the thread-by-thread loop
+  // that evaluates it otherwise is most of the interchanged entry's code to compile.
+  bool Closed = S.ClosedFormSlot >= 0;
+  Phase CheckPhase = Closed ? Phase::Check : Phase::Init;
+  std::string CheckName = Base + (Closed ? ".check" : ".init");
+  Function *CheckFn = clonePhase(*Work, S, CheckPhase, CheckName);
+  Function *CheckEntry = emitPhaseEntry(K, *Work, CheckFn, S, CheckPhase, CheckName);
+  Function *InitStateEntry = nullptr;
+  if (Closed && !S.State.empty()) {
+    Function *InitStateFn = clonePhase(*Work, S, Phase::InitState, Base + ".init");
+    InitStateEntry = emitPhaseEntry(K, *Work, InitStateFn, S, Phase::InitState, Base + ".init");
+  }
   Function *StepFn = clonePhase(*Work, S, Phase::Step, Base + ".step");
   Function *FinishFn = clonePhase(*Work, S, Phase::Finish, Base + ".finish");
-  Function *InitEntry = emitPhaseEntry(K, *Work, InitFn, S, Phase::Init, Base + ".init");
   Function *StepEntry = emitPhaseEntry(K, *Work, StepFn, S, Phase::Step, Base + ".step");
   Function *FinishEntry =
       emitPhaseEntry(K, *Work, FinishFn, S, Phase::Finish, Base + ".finish");
-  K.CpuBlockEntry =
-      emitInterchangedEntry(K, S, InitEntry, StepEntry, FinishEntry, K.CpuBlockEntry);
+  K.CpuBlockEntry = emitInterchangedEntry(K, S, CheckEntry, InitStateEntry, StepEntry,
+                                          FinishEntry, K.CpuBlockEntry);
+  How = Closed ? "range checked at each block's first and last thread"
+               : "range checked thread by thread: start is not threadIdx.x plus a per-block "
+                 "value, or step or n differ between threads";
   FAM.clear(*Work, Work->getName());
   Work->eraseFromParent();
   return "";
@@ -773,12 +929,13 @@ PreservedAnalyses GridStrideInterchangePass::run(Module &M, ModuleAnalysisManage
   for (KernelEntry &K : Kernels) {
     if (K.CpuEntry != CpuEntryKind::BlockLoop || !K.CpuBlockEntry)
       continue;
-    std::string Why = interchange(K, FAM);
+    std::string How;
+    std::string Why = interchange(K, FAM, How);
     if (Why.empty()) {
       Changed = true;
       remark(*K.HostFn, "GridStride",
              "kernel '" + K.Name +
-                 "': CPU entry = grid-stride loop interchanged (threads innermost)");
+                 "': CPU entry = grid-stride loop interchanged (threads innermost), " + How);
     } else if (Why != NoLoop) { // the CpuEntry remark has said it all
       remark(*K.HostFn, "GridStride",
              "kernel '" + K.Name + "': CPU entry = block loop (no grid-stride interchange: " +

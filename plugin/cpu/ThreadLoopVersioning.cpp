@@ -14,7 +14,8 @@
 // check in the preheader evaluates each such condition at both ends, and when
 // all hold, a copy of the loop with the branches folded runs instead (a plain
 // loop: it vectorises); otherwise the original loop. Only the last block of a
-// grid (or blocks off the edge of a 2-D domain) takes the original. This is
+// grid (or blocks off the edge of a 2-D domain) takes the original, so the
+// original is marked not to be unrolled: less code to compile. This is
 // what IRCE does for range checks; IRCE itself does not take these loops (a
 // `!=` latch and an upper check only).
 //
@@ -80,6 +81,22 @@ void dropMarker(Loop &L) {
     if (!isMarker(Op))
       Ops.push_back(Op.get());
   MDNode *New = MDNode::getDistinct(L.getHeader()->getContext(), Ops);
+  New->replaceOperandWith(0, New);
+  L.setLoopID(New);
+}
+
+/// Adds llvm.loop.unroll.disable to L's loop ID: the guarded copy of a versioned thread
+/// loop runs only where a guard changes within the block (the grid's last block), so its
+/// runtime unrolling (and the remainder loop that comes with it) would be code to compile
+/// for little run time.
+void disableUnrolling(Loop &L) {
+  LLVMContext &C = L.getHeader()->getContext();
+  MDNode *ID = L.getLoopID();
+  SmallVector<Metadata *, 4> Ops{nullptr};
+  if (ID)
+    append_range(Ops, drop_begin(ID->operands()));
+  Ops.push_back(MDNode::get(C, {MDString::get(C, "llvm.loop.unroll.disable")}));
+  MDNode *New = MDNode::getDistinct(C, Ops);
   New->replaceOperandWith(0, New);
   L.setLoopID(New);
 }
@@ -370,6 +387,7 @@ bool versionThreadLoop(Function &F, Loop *L, LoopInfo &LI, FunctionAnalysisManag
   ValueToValueMapTy VMap;
   versionLoop(*L, Preheader, Check, VMap, LI, DT);
   dropMarker(*L);
+  disableUnrolling(*L);
   for (const Guard &G : Guards) {
     auto *Br = cast<BranchInst>(VMap[G.Br]);
     Br->setCondition(ConstantInt::getBool(F.getContext(), G.Dir));
