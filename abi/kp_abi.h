@@ -81,7 +81,11 @@ enum {
    * its regions warp by warp: call it only with a block's full range, and only when each warp
    * is 32 consecutive x of one row (blockDim.x a multiple of 32, or blockDim.y and z 1); run
    * fibers otherwise. Runtimes that do not know the flag run fibers. */
-  KP_KERNEL_CPU_BLOCK_WARPS = 1u << 9
+  KP_KERNEL_CPU_BLOCK_WARPS = 1u << 9,
+  /* With _BARRIERS or _WARPS: cpu_block_entry runs every block of the range's run
+   * (num_blocks), each whole, one after another. Without it a split entry runs only the
+   * first: call it once per block (a runtime that does not know the flag does). */
+  KP_KERNEL_CPU_BLOCK_RUNS = 1u << 10
 };
 
 /* Generated kernels, found by the runtime through host_fn (the user's scalar function), with

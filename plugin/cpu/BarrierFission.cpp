@@ -201,6 +201,7 @@ private:
   SmallVector<bool, 8> WarpSplit;
   SmallPtrSet<Instruction *, 8> WarpStandIns; // lowerWarpCollectives's stand-ins
   Value *Threads = nullptr;                  // in the entry: the block's thread count, i64
+  Value *WarpCount = nullptr;                // in the entry, warp rounds: warps per block, i32
   // Stores of uniform values before barriers: emitRegion makes them once per block where
   // the value can be computed before the region's thread loop (thread 0's element).
   SmallPtrSet<StoreInst *, 16> UniformSaves;
@@ -872,8 +873,25 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
         Exits.insert(*To);
         break;
       }
-  bool ExitOnce = Exits.size() == 1 && (!WarpMode || Warp);
-  if (ExitOnce) {
+  // In warp rounds a region over the whole block is left the same way by every thread too;
+  // what the warps' loop reads next is each warp's first lane's entry: stored for each warp.
+  bool ExitOnce = Exits.size() == 1;
+  if (ExitOnce && WarpMode && !Warp) {
+    BasicBlock *PreBB = B.GetInsertBlock();
+    BasicBlock *Loop = BasicBlock::Create(C, "kp.exit.warps", E);
+    BasicBlock *After = BasicBlock::Create(C, "kp.exit.warps.done", E);
+    B.CreateBr(Loop);
+    B.SetInsertPoint(Loop);
+    PHINode *W = B.CreatePHI(I32, 2, "kp.exit.w");
+    W->addIncoming(B.getInt32(0), PreBB);
+    Value *First = B.CreateZExt(B.CreateNUWMul(W, B.getInt32(32)), I64);
+    B.CreateStore(ConstantInt::get(I32, *Exits.begin()), B.CreateInBoundsGEP(I32, Next, First));
+    Value *NextW = B.CreateNUWAdd(W, B.getInt32(1));
+    W->addIncoming(NextW, Loop);
+    B.CreateCondBr(B.CreateICmpULT(NextW, WarpCount), Loop, After);
+    B.SetInsertPoint(After);
+    ++OnceExits;
+  } else if (ExitOnce) {
     Value *Slot = Warp ? B.CreateInBoundsGEP(I32, Next, Warp->FirstLinear) : Next;
     B.CreateStore(ConstantInt::get(I32, *Exits.begin()), Slot);
     ++OnceExits;
@@ -1079,11 +1097,25 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
   // that the store is an ordinary vectorisable one rather than a value carried out of the
   // thread loop, which stops the vectoriser. Thread 0's says where the block goes next.
   AllocaInst *Next = B.CreateAlloca(B.getInt32Ty(), Threads, "kp.next");
+  std::optional<WarpFrame> Warp; // warp rounds: the warp a lane loop runs
+  if (WarpMode) { // made here, before the loop over blocks: allocas in a loop grow the stack
+    Warp.emplace();
+    Warp->Snapshot = B.CreateAlloca(ArrayType::get(B.getInt32Ty(), 32), nullptr, "kp.warp.lanes");
+    Warp->Results =
+        B.CreateAlloca(ArrayType::get(B.getInt32Ty(), 32), nullptr, "kp.warp.results");
+    WarpCount = B.CreateTrunc(
+        B.CreateUDiv(B.CreateAdd(Threads, B.getInt64(31)), B.getInt64(32)), B.getInt32Ty(),
+        "kp.warps");
+  }
+  // The run of blocks the range names, one after another, reusing the per-thread arrays:
+  // each block starts at region 0. Every entry of Next that is read is written by the block
+  // before (each region stores where every thread, or every warp's first lane, goes next),
+  // so only thread 0's needs setting here.
+  BlockRunLoop Run = openBlockRunLoop(B, Fr);
   B.CreateStore(B.getInt32(0), Next);
   BasicBlock *Dispatch = BasicBlock::Create(C, "kp.dispatch", E);
   BasicBlock *Done = BasicBlock::Create(C, "kp.done", E);
   BlockEntryFrame RegionFr = Fr; // the threads a region's loop runs: the block, or a warp
-  std::optional<WarpFrame> Warp;
   BasicBlock *Leave = Done; // where the dispatch goes when no region is next
   Value *Where = Next;      // whose entry of Next the dispatch reads
   // Warp by warp, a region that starts at a block barrier (or the entry) runs once for the
@@ -1104,13 +1136,7 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
     // the next block barrier (or the end). Warp w is 32 consecutive x of one (y, z) row, as on
     // a GPU when blockDim.x is a multiple of 32 or the block is one row: the runtime calls
     // the entry only then (KP_KERNEL_CPU_BLOCK_WARPS).
-    B.CreateMemSet(Next, B.getInt8(0), B.CreateMul(Threads, B.getInt64(4)), Align(4));
-    Warp.emplace();
-    Warp->Snapshot = B.CreateAlloca(ArrayType::get(B.getInt32Ty(), 32), nullptr, "kp.warp.lanes");
-    Warp->Results =
-        B.CreateAlloca(ArrayType::get(B.getInt32Ty(), 32), nullptr, "kp.warp.results");
-    Value *Warps = B.CreateTrunc(B.CreateUDiv(B.CreateAdd(Threads, B.getInt64(31)), B.getInt64(32)),
-                                 B.getInt32Ty(), "kp.warps");
+    Value *Warps = WarpCount;
     BasicBlock *Round = BasicBlock::Create(C, "kp.round", E);
     BasicBlock *Head = BasicBlock::Create(C, "kp.warp", E);
     BasicBlock *WarpDone = BasicBlock::Create(C, "kp.warp.next", E);
@@ -1159,6 +1185,7 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
     B.CreateBr(Dispatch);
   }
   B.SetInsertPoint(Done);
+  closeBlockRunLoop(B, Run);
   B.CreateRetVoid();
   B.SetInsertPoint(Dispatch);
   SwitchInst *Switch = B.CreateSwitch(B.CreateLoad(B.getInt32Ty(), Where), Leave, Roots.size());
@@ -1261,7 +1288,7 @@ PreservedAnalyses BarrierFissionPass::run(Module &M, ModuleAnalysisManager &MAM)
              "kernel '" + K.Name + "': " + R.RegionLoops);
     if (R.Entry && R.Warps) {
       K.CpuBlockEntry = R.Entry;
-      K.Flags |= KP_KERNEL_CPU_BLOCK_WARPS;
+      K.Flags |= KP_KERNEL_CPU_BLOCK_WARPS | KP_KERNEL_CPU_BLOCK_RUNS;
       remark(*K.HostFn, "BarrierSplit",
              "kernel '" + K.Name + "': barriers and warp collectives split into " +
                  std::to_string(R.Regions) +
@@ -1271,7 +1298,7 @@ PreservedAnalyses BarrierFissionPass::run(Module &M, ModuleAnalysisManager &MAM)
     }
     if (R.Entry) {
       K.CpuBlockEntry = R.Entry;
-      K.Flags |= KP_KERNEL_CPU_BLOCK_BARRIERS;
+      K.Flags |= KP_KERNEL_CPU_BLOCK_BARRIERS | KP_KERNEL_CPU_BLOCK_RUNS;
       remark(*K.HostFn, "BarrierSplit",
              "kernel '" + K.Name + "': barriers split into " + std::to_string(R.Regions) +
                  " regions on the CPU");

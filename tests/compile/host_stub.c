@@ -17,7 +17,7 @@ __attribute__((kernel)) void guarded(const float *x, float *y, int n) {
 }
 
 // Barriers in uniform control flow: a block entry split at the barrier, which runs whole
-// blocks only (flags USES_BARRIER | CPU_BLOCK_BARRIERS); the per-thread entry is the body's,
+// blocks only (flags USES_BARRIER | CPU_BLOCK_BARRIERS | CPU_BLOCK_RUNS); the per-thread entry is the body's,
 // for fibers.
 __attribute__((kernel)) void with_barrier(float *x) {
   x[threadIdx.x] += 1;
@@ -27,7 +27,7 @@ __attribute__((kernel)) void with_barrier(float *x) {
 
 // The last field of each row is the block entry (ABI 2); the module row starts with the
 // ABI version, 5.
-// HOST: @__kp_kernels = internal global [3 x {{.*}}] [{{.*}} { ptr @__kp_kname, ptr @saxpy, ptr @saxpy.kp.cpu, ptr @__kp_module, i64 0, i64 4, ptr @__kp_params.saxpy, ptr null, i64 0, ptr @__kp_source, i64 8, ptr null, ptr @saxpy.kp.cpu_block, ptr null }, {{.*}} { ptr @{{.*}}, ptr @guarded, ptr @guarded.kp.cpu, {{.*}}, ptr @guarded.kp.cpu_block, ptr null }, {{.*}} { ptr @{{.*}}, ptr @with_barrier, ptr @with_barrier.kp.cpu, ptr @__kp_module, i64 257, {{.*}}, ptr null, ptr @with_barrier.kp.cpu_block, ptr null }]
+// HOST: @__kp_kernels = internal global [3 x {{.*}}] [{{.*}} { ptr @__kp_kname, ptr @saxpy, ptr @saxpy.kp.cpu, ptr @__kp_module, i64 0, i64 4, ptr @__kp_params.saxpy, ptr null, i64 0, ptr @__kp_source, i64 8, ptr null, ptr @saxpy.kp.cpu_block, ptr null }, {{.*}} { ptr @{{.*}}, ptr @guarded, ptr @guarded.kp.cpu, {{.*}}, ptr @guarded.kp.cpu_block, ptr null }, {{.*}} { ptr @{{.*}}, ptr @with_barrier, ptr @with_barrier.kp.cpu, ptr @__kp_module, i64 1281, {{.*}}, ptr null, ptr @with_barrier.kp.cpu_block, ptr null }]
 // HOST: @__kp_module = internal global {{.*}} { i64 6, ptr @__kp_source, i64 3, ptr @__kp_kernels, i64 {{[1-9]}}, ptr @__kp_images, ptr null }
 // HOST: @__kp_kname = private unnamed_addr constant [6 x i8] c"saxpy\00"
 // Parameters: a (value, 4 bytes), x (const pointer to 4-byte floats), y (pointer), s (byval, 24 bytes).

@@ -30,6 +30,20 @@ kp_kernel_expect(cpu_wild_write_fibers fiber_errors_expect_fibers EXPECT fail AR
 # A fault in a split kernel: the block is replayed as fibers to name the thread.
 kp_kernel_expect(cpu_wild_write_split fiber_errors_expect EXPECT fail ARGS wild_write_fibers ENV ${cpu}
   STDERR "kernplug: error: kernel 'write_through_with_barrier', block (" "), thread (0, 0, 0): invalid memory access (SIGSEGV)")
+# A fault in the middle of a run of blocks the split entry ran in one call: the run is
+# replayed block by block as fibers to name the block and the thread.
+foreach(variant split fibers)
+  set(prog fiber_errors_expect)
+  if(variant STREQUAL "fibers")
+    set(prog fiber_errors_expect_fibers)
+  endif()
+  kp_kernel_expect(cpu_run_fault_${variant} ${prog} EXPECT fail ARGS run_fault
+    ENV ${cpu} KP_NUM_THREADS=2
+    STDERR "kernplug: error: kernel 'fault_in_run', block (2, 1, 0), thread (2, 1, 0): invalid memory access (SIGSEGV)")
+  kp_kernel_expect(cpu_warp_run_fault_${variant} ${prog} EXPECT fail ARGS warp_run_fault
+    ENV ${cpu} KP_NUM_THREADS=2
+    STDERR "kernplug: error: kernel 'fault_in_warp_run', block (6, 0, 0), thread (17, 0, 0): invalid memory access (SIGSEGV)")
+endforeach()
 kp_kernel_expect(cpu_divide_by_zero fiber_errors_expect EXPECT fail ARGS divide_by_zero ENV ${cpu}
   STDERR "kernplug: error: kernel 'divide', block (0, 0, 0), thread (0, 0, 0): arithmetic exception")
 kp_kernel_expect(cpu_errors_recover fiber_errors_expect EXPECT success ARGS recover ENV ${cpu}

@@ -83,6 +83,24 @@ __attribute__((kernel)) void write_through_with_barrier(int *p, long long offset
   p[offset + grid(1)] = 1;
 }
 
+/* Thread (2, 1, 0) of block (2, 1, 0) writes through the wild offset: with 4x4 blocks on a
+ * 3x3 grid the split entry runs blocks in runs (KP_KERNEL_CPU_BLOCK_RUNS), this one in the
+ * middle of one; the replay must still name it. */
+__attribute__((kernel)) void fault_in_run(int *p, long long offset) {
+  static __attribute__((shared)) int s[16];
+  unsigned t = threadIdx.x + blockDim.x * threadIdx.y;
+  unsigned b = blockIdx.x + gridDim.x * blockIdx.y;
+  s[t] = (int)t;
+  syncthreads();
+  p[b == 5 && t == 6 ? offset : (long long)(b * 16 + t)] = s[15 - t];
+}
+
+/* The same in a kernel split at a warp shuffle: lane 17 of block 6 of 8. */
+__attribute__((kernel)) void fault_in_warp_run(int *p, long long offset) {
+  int v = shfl_down_sync(0xffffffffu, (int)threadIdx.x, 1);
+  p[blockIdx.x == 6 && threadIdx.x == 17 ? offset : (long long)grid(1)] = v;
+}
+
 __attribute__((kernel)) void divide(const int *num, const int *den, int *out) {
   out[threadIdx.x] = num[threadIdx.x] / den[threadIdx.x];
 }
@@ -131,6 +149,10 @@ int main(int argc, char **argv) {
     launch(write_through, 1, 32)(out, wild_offset(out));
   } else if (!strcmp(s, "wild_write_fibers")) {
     launch(write_through_with_barrier, 3, 32)(out, wild_offset(out));
+  } else if (!strcmp(s, "run_fault")) {
+    launch(fault_in_run, dim3(3, 3), dim3(4, 4))(out, wild_offset(out));
+  } else if (!strcmp(s, "warp_run_fault")) {
+    launch(fault_in_warp_run, 8, 32)(out, wild_offset(out));
   } else if (!strcmp(s, "divide_by_zero")) {
     int *num = device_ints(8, 10), *den = device_ints(8, 0);
     launch(divide, 1, 8)(num, den, out);

@@ -1,10 +1,10 @@
 ; kernplug-barrier-fission on warp collectives and block votes. 'first_warp' shuffles under
 ; threadIdx.x < 32, the same across each warp: split at the shuffle as well as the barrier,
 ; its regions run warp by warp (kp.round, kp.warp) with the shuffled values gathered before
-; the lanes' loop, and its entry gets KP_KERNEL_CPU_BLOCK_WARPS (512). 'half_warp' shuffles
+; the lanes' loop, and its entry gets KP_KERNEL_CPU_BLOCK_WARPS | _RUNS (512 | 1024). 'half_warp' shuffles
 ; under threadIdx.x < 16: lanes of one warp differ, so it keeps its fibers and says why.
 ; 'count' (syncthreads_count) is split like syncthreads() with the predicates counted
-; between the regions (KP_KERNEL_CPU_BLOCK_BARRIERS, 256).
+; between the regions (KP_KERNEL_CPU_BLOCK_BARRIERS | _RUNS, 256 | 1024).
 ; RUN: %opt -load-pass-plugin %kernplug_passes -passes=kernplug-barrier-fission -pass-remarks=kernplug -S %s 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
 
@@ -13,9 +13,13 @@
 ; REMARK-DAG: remark: {{.*}}kernplug: kernel 'count': barriers split into 2 regions on the CPU
 
 ; CHECK-LABEL: define internal void @first_warp.kp.cpu_block(
+; CHECK-NOT: call void @llvm.memset
 ; CHECK: kp.round:
 ; CHECK: kp.warp:
 ; CHECK: %kp.warp.first =
+; Region 0 runs over the whole block and has one way out: stored for each warp's first lane.
+; CHECK: kp.exit.warps:
+; CHECK: store i32 65537, ptr
 ; CHECK: kp.warp.gather:
 ; CHECK: %kp.shuffled = load i32
 ; CHECK-NOT: call {{.*}}@kp_dev_shfl_down
@@ -24,9 +28,9 @@
 ; CHECK-NOT: call {{.*}}@kp_dev_syncthreads_count
 ; CHECK-NOT: @kernplug.cpu.warp_shuffle
 ; CHECK-NOT: @kernplug.cpu.block_vote
-; CHECK: !{!"first_warp", ptr @first_warp, ptr @first_warp, i1 false, !"", i64 512, !"in.c", i32 1, !{{[0-9]+}}, i32 2, !"", ptr @first_warp.kp.cpu_block, null}
+; CHECK: !{!"first_warp", ptr @first_warp, ptr @first_warp, i1 false, !"", i64 1536, !"in.c", i32 1, !{{[0-9]+}}, i32 2, !"", ptr @first_warp.kp.cpu_block, null}
 ; CHECK: !{!"half_warp", ptr @half_warp, ptr @half_warp, i1 false, !"", i64 0, !"in.c", i32 2, !{{[0-9]+}}, i32 3, !"shfl_down() under a branch that differs between the lanes of a warp", null, null}
-; CHECK: !{!"count", ptr @count, ptr @count, i1 false, !"", i64 256, !"in.c", i32 3, !{{[0-9]+}}, i32 2, !"", ptr @count.kp.cpu_block, null}
+; CHECK: !{!"count", ptr @count, ptr @count, i1 false, !"", i64 1280, !"in.c", i32 3, !{{[0-9]+}}, i32 2, !"", ptr @count.kp.cpu_block, null}
 
 define void @first_warp(ptr %s, ptr %out) {
 entry:

@@ -52,6 +52,7 @@ typedef struct cpu_grid {
   int fibers; /* the kernel uses barriers or warp collectives and has no block entry for them */
   kp_cpu_block_fn block_entry; /* NULL: one call per thread */
   int split; /* block_entry is the kernel split at its barriers: whole blocks only */
+  int runs;  /* block_entry runs a chunk's blocks in one call (all but old split entries) */
   int shuffled; /* KP_CPU_SCHEDULE=random: block b runs as kp_cpu_schedule_block(key, b) */
   uint64_t key;
   const kp_cpu_check_launch *check; /* KP_CHECK: what the checked entry's checks read */
@@ -151,7 +152,8 @@ static void set_block(const cpu_grid *g, kp_cpu_thread_state *st, unsigned long 
 }
 
 /* All the GPU threads of `count` blocks from st->ctaid on in one call of the block entry, so
- * that small blocks do not cost a call each. A split entry runs one block: count is 1. */
+ * that small blocks do not cost a call each (a split entry without KP_KERNEL_CPU_BLOCK_RUNS
+ * runs one block: count is 1). */
 static void run_block_entry(const cpu_grid *g, const kp_cpu_thread_state *st, unsigned count) {
   kp_cpu_thread_range run = {{0, 0, 0},
                              {g->block[0], g->block[1], g->block[2]},
@@ -189,11 +191,15 @@ static int replay_to_find_thread(const cpu_grid *g, kp_cpu_thread_state *st,
       set_block(g, st, b);
       run_block_as_loop(g, st);
     }
-  } else { /* the threads wait at barriers: replay them as the fibers they would have been */
+  } else if (runner) { /* the threads wait at barriers: replay them as the fibers they
+                          * would have been, block by block */
     char msg[256];
-    if (runner)
-      kp_cpu_block_run(runner, g->kernel, g->args, g->block, g_stack_bytes, &replay, msg,
-                       sizeof msg);
+    for (unsigned long long b = first; b < end; b++) {
+      set_block(g, st, b);
+      if (kp_cpu_block_run(runner, g->kernel, g->args, g->block, g_stack_bytes, &replay, msg,
+                           sizeof msg) != 0)
+        break;
+    }
   }
   kp_cpu_fault_armed = NULL;
   return 0;
@@ -246,7 +252,7 @@ static void run_blocks(void *p, int participant) {
     if (g->shuffled) { /* one block per chunk, in the launch's random order */
       start = kp_cpu_schedule_block(g->key, start, g->total_blocks), end = start + 1;
     }
-    if (g->block_entry && !g->split) { /* the whole chunk in one call */
+    if (g->block_entry && g->runs) { /* the whole chunk in one call */
       set_block(g, st, start);
       run_first = start, run_end = end;
       run_block_entry(g, st, (unsigned)(end - start));
@@ -293,10 +299,10 @@ static int caller_stack_is_small(void) {
  * still gets a chunk, so that a call of the block entry and a take from the counter are
  * spread over enough work, and an interchanged grid-stride entry gets long runs of
  * consecutive elements (seed 004's sum on 16 x 256 threads: 1.25x OpenMP with 4 chunks per
- * participant, 0.9x with one; 2026-11-24, 2-core EPYC, loaded). Kernels without such an
- * entry (fibers, barriers split) keep the fine chunks: their blocks may be heavy (reduce
- * kernels get a grid that just fills the workers). At most 2^31 blocks (the range's count
- * is 32-bit). */
+ * participant, 0.9x with one; 2026-11-24, 2-core EPYC, loaded). Split entries that run
+ * runs of blocks (KP_KERNEL_CPU_BLOCK_RUNS) get them too: their per-thread arrays are set
+ * up once per call. Kernels without such an entry (fibers, old split entries) keep the fine
+ * chunks. At most 2^31 blocks (the range's count is 32-bit). */
 enum { KP_CPU_CHUNKS_PER_PARTICIPANT = 16, KP_CPU_CHUNK_THREADS = 4096 };
 static unsigned long long chunk_blocks(unsigned long long blocks, unsigned long long threads,
                                        unsigned long long participants, int coarse) {
@@ -320,13 +326,14 @@ static kp_error launch_grid(kp_kernel_desc *k, const kp_launch_config *cfg, void
             k->cpu_block_entry && !caller_stack_is_small();
   g.fibers = !g.split && (k->flags & (KP_KERNEL_USES_BARRIER | KP_KERNEL_USES_WARP)) != 0;
   g.block_entry = g.fibers ? NULL : k->cpu_block_entry;
+  g.runs = !g.split || (k->flags & KP_KERNEL_CPU_BLOCK_RUNS) != 0;
   g.grid[0] = (unsigned)cfg->blocks.x, g.grid[1] = (unsigned)cfg->blocks.y,
   g.grid[2] = (unsigned)cfg->blocks.z;
   g.block[0] = (unsigned)cfg->threads.x, g.block[1] = (unsigned)cfg->threads.y,
   g.block[2] = (unsigned)cfg->threads.z;
   g.total_blocks = (unsigned long long)g.grid[0] * g.grid[1] * g.grid[2];
   g.chunk = chunk_blocks(g.total_blocks, (unsigned long long)g.block[0] * g.block[1] * g.block[2],
-                         (unsigned long long)kp_pool_size(), g.block_entry && !g.split);
+                         (unsigned long long)kp_pool_size(), g.block_entry && g.runs);
   if (kp_cpu_schedule_random(NULL)) {
     g.shuffled = 1, g.chunk = 1;
     g.key = kp_cpu_schedule_launch_key();
