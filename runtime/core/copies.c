@@ -67,19 +67,24 @@ static kp_error transfer(const kp_backend *be, void *dst, kp_side to, const void
 }
 
 /* "copy_to_host" or "copy_to_host_async on stream 2", into what. */
-static void name_call(char *what, size_t size, const char *call, int async, kp_stream s) {
+/* What every copy and fill does first: the backend, the call's name for messages (with its
+ * stream when async) in what, and the stream checked; NULL when any of it failed. */
+static const kp_backend *begin_call(char *what, size_t size, const char *call, int async,
+                                    kp_stream s) {
+  const kp_backend *be = kp_backend_get();
+  if (!be) return NULL;
   char label[64];
   if (async) snprintf(what, size, "%s on %s", call, kp_stream_label(s, label, sizeof label));
   else snprintf(what, size, "%s", call);
+  if (async && kp_stream_check(s, "%s", what)) return NULL;
+  return be;
 }
 
 static void copy(const char *call, void *dst, const void *src, size_t bytes, unsigned named,
                  int async, kp_stream s) {
-  const kp_backend *be = kp_backend_get();
-  if (!be) return;
   char what[128];
-  name_call(what, sizeof what, call, async, s);
-  if (async && kp_stream_check(s, "%s", what)) return;
+  const kp_backend *be = begin_call(what, sizeof what, call, async, s);
+  if (!be) return;
   kp_side to = KP_SIDE_DEVICE, from = KP_SIDE_DEVICE;
   if ((named & KP_NAMED_DST) && kp_check_device_range(what, dst, bytes)) return;
   if ((named & KP_NAMED_SRC) && kp_check_device_range(what, src, bytes)) return;
@@ -128,11 +133,9 @@ KP_EXPORT void kp_copy_device_to_device_async_bytes(void *dst, const void *src, 
 
 static void fill(const char *call, void *d, const void *value, size_t count, size_t elem_size,
                  int async, kp_stream s) {
-  const kp_backend *be = kp_backend_get();
-  if (!be) return;
   char what[128];
-  name_call(what, sizeof what, call, async, s);
-  if (async && kp_stream_check(s, "%s", what)) return;
+  const kp_backend *be = begin_call(what, sizeof what, call, async, s);
+  if (!be) return;
   size_t bytes;
   if (__builtin_mul_overflow(count, elem_size, &bytes)) {
     kp_fail(KP_ERROR_INVALID_VALUE, "%s: %zu elements of %zu bytes do not fit in 64 bits", what,
