@@ -877,19 +877,10 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
   // what the warps' loop reads next is each warp's first lane's entry: stored for each warp.
   bool ExitOnce = Exits.size() == 1;
   if (ExitOnce && WarpMode && !Warp) {
-    BasicBlock *PreBB = B.GetInsertBlock();
-    BasicBlock *Loop = BasicBlock::Create(C, "kp.exit.warps", E);
-    BasicBlock *After = BasicBlock::Create(C, "kp.exit.warps.done", E);
-    B.CreateBr(Loop);
-    B.SetInsertPoint(Loop);
-    PHINode *W = B.CreatePHI(I32, 2, "kp.exit.w");
-    W->addIncoming(B.getInt32(0), PreBB);
-    Value *First = B.CreateZExt(B.CreateNUWMul(W, B.getInt32(32)), I64);
-    B.CreateStore(ConstantInt::get(I32, *Exits.begin()), B.CreateInBoundsGEP(I32, Next, First));
-    Value *NextW = B.CreateNUWAdd(W, B.getInt32(1));
-    W->addIncoming(NextW, Loop);
-    B.CreateCondBr(B.CreateICmpULT(NextW, WarpCount), Loop, After);
-    B.SetInsertPoint(After);
+    emitLaneLoop(B, B.getInt32(0), WarpCount, "kp.exit.warps", [&](Value *W) {
+      Value *First = B.CreateZExt(B.CreateNUWMul(W, B.getInt32(32)), I64);
+      B.CreateStore(ConstantInt::get(I32, *Exits.begin()), B.CreateInBoundsGEP(I32, Next, First));
+    });
     ++OnceExits;
   } else if (ExitOnce) {
     Value *Slot = Warp ? B.CreateInBoundsGEP(I32, Next, Warp->FirstLinear) : Next;

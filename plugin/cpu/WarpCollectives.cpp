@@ -90,9 +90,6 @@ void lowerWarpCollectives(Function &F, SmallPtrSetImpl<Instruction *> &StandIns)
   }
 }
 
-namespace {
-
-/// for (L = From; L < To; ++L) Body(L), i32, at B; B is left after the loop.
 void emitLaneLoop(IRBuilder<> &B, Value *From, Value *To, const Twine &Name,
                   function_ref<void(Value *)> Body) {
   LLVMContext &C = B.getContext();
@@ -112,6 +109,8 @@ void emitLaneLoop(IRBuilder<> &B, Value *From, Value *To, const Twine &Name,
   B.CreateBr(Head);
   B.SetInsertPoint(Exit);
 }
+
+namespace {
 
 /// The lanes that exist: all 32 but in a block's last, partial warp.
 Value *existingLanes(IRBuilder<> &B, const WarpFrame &W) {

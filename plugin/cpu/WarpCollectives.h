@@ -59,6 +59,11 @@ struct WarpSlots {
 llvm::Value *emitWarpPrologue(llvm::CallInst *StandIn, llvm::IRBuilder<> &B, const WarpFrame &W,
                               const WarpSlots &S);
 
+/// for (L = From; L < To; ++L) Body(L), i32, at B; B is left after the loop. The loops over
+/// a warp's lanes and over a block's warps.
+void emitLaneLoop(llvm::IRBuilder<> &B, llvm::Value *From, llvm::Value *To, const llvm::Twine &Name,
+                  llvm::function_ref<void(llvm::Value *)> Body);
+
 /// In the lane loop: StandIn's result for lane Lane (i32), given the prologue's value.
 llvm::Value *emitWarpLaneResult(llvm::CallInst *StandIn, llvm::IRBuilder<> &B, const WarpFrame &W,
                                 const WarpSlots &S, llvm::Value *Prologue, llvm::Value *Lane);
