@@ -226,13 +226,18 @@ __attribute__((noinline, cold)) static void param_failed(const kp_cpu_check_laun
   fail_check();
 }
 
+/* [a, a + bytes) lies within the size bytes at lo (no overflow for any a, bytes). */
+static int in_span(uintptr_t lo, uint64_t size, uintptr_t a, uint64_t bytes) {
+  return a >= lo && a - lo <= size && bytes <= size - (a - lo);
+}
+
 KP_EXPORT void __kp_check_param(int param, const char *p, uint64_t bytes, int flags,
                                 const char *where) {
   const kp_cpu_check_launch *c = tls_launch;
   if (!c || (unsigned)param >= c->num_params) return;
   const kp_cpu_check_param *cp = &c->params[param];
   uintptr_t a = (uintptr_t)p;
-  if (!cp->hi || (a >= cp->lo && a <= cp->hi && bytes <= cp->hi - a)) return;
+  if (!cp->hi || in_span(cp->lo, cp->hi - cp->lo, a, bytes)) return;
   param_failed(c, param, a, bytes, flags, where);
 }
 
@@ -240,7 +245,7 @@ KP_EXPORT void __kp_check_shared(const char *base, uint64_t array_bytes, const c
                                  const char *p, uint64_t bytes, int flags, const char *where) {
   if (!tls_launch) return;
   uintptr_t a = (uintptr_t)p, lo = (uintptr_t)base;
-  if (a >= lo && a - lo <= array_bytes && bytes <= array_bytes - (a - lo)) return;
+  if (in_span(lo, array_bytes, a, bytes)) return;
   char place[256];
   snprintf(tls_message, sizeof tls_message,
            "checked mode (KP_CHECK): %s of %llu bytes at offset %lld of shared array '%s'%s, "
@@ -258,7 +263,7 @@ KP_EXPORT void __kp_check_dynamic_shared(const char *p, uint64_t bytes, int flag
   const char *base = kp_cpu_state.dynamic_shared;
   uint64_t size = c->dynamic_shared;
   uintptr_t a = (uintptr_t)p, lo = (uintptr_t)base;
-  if (a >= lo && a - lo <= size && bytes <= size - (a - lo)) return;
+  if (in_span(lo, size, a, bytes)) return;
   char place[256];
   snprintf(tls_message, sizeof tls_message,
            "checked mode (KP_CHECK): %s of %llu bytes at offset %lld of the dynamic shared "
