@@ -120,11 +120,7 @@ __attribute__((kernel)) void conv2d(const float *A, float *B, int ni, int nj) {
   kp_int2 g = grid(2);
   int j = g.x, i = g.y;
   if (i > 0 && j > 0 && i < ni - 1 && j < nj - 1)
-    B[i * nj + j] = CONV_C11 * A[(i - 1) * nj + (j - 1)] + CONV_C12 * A[i * nj + (j - 1)] +
-                    CONV_C13 * A[(i + 1) * nj + (j - 1)] + CONV_C21 * A[(i - 1) * nj + j] +
-                    CONV_C22 * A[i * nj + j] + CONV_C23 * A[(i + 1) * nj + j] +
-                    CONV_C31 * A[(i - 1) * nj + (j + 1)] + CONV_C32 * A[i * nj + (j + 1)] +
-                    CONV_C33 * A[(i + 1) * nj + (j + 1)];
+    B[i * nj + j] = CONV_AT(A, i, j, nj);
   else if (i < ni && j < nj)
     B[i * nj + j] = 0.0f; /* the loops write the border too, so that every element is checked */
 }

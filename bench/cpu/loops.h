@@ -45,5 +45,13 @@ const char *omp_description(void);
 #define CONV_C13 0.4f
 #define CONV_C23 0.7f
 #define CONV_C33 0.10f
+/* The convolution at interior point (i, j) of the ni x nj matrix A: one expression for the
+ * kernel and the loops, so that both sides compute the same sums in the same order. */
+#define CONV_AT(A, i, j, nj)                                                                   \
+  (CONV_C11 * (A)[((i) - 1) * (nj) + ((j) - 1)] + CONV_C12 * (A)[(i) * (nj) + ((j) - 1)] +       \
+   CONV_C13 * (A)[((i) + 1) * (nj) + ((j) - 1)] + CONV_C21 * (A)[((i) - 1) * (nj) + (j)] +       \
+   CONV_C22 * (A)[(i) * (nj) + (j)] + CONV_C23 * (A)[((i) + 1) * (nj) + (j)] +                   \
+   CONV_C31 * (A)[((i) - 1) * (nj) + ((j) + 1)] + CONV_C32 * (A)[(i) * (nj) + ((j) + 1)] +       \
+   CONV_C33 * (A)[((i) + 1) * (nj) + ((j) + 1)])
 
 #endif

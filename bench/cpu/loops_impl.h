@@ -75,11 +75,7 @@ void LOOP(conv2d)(const float *A, float *B, int ni, int nj, int threads) {
   for (int i = 0; i < ni; i++)
     for (int j = 0; j < nj; j++) {
       if (i > 0 && j > 0 && i < ni - 1 && j < nj - 1)
-        B[i * nj + j] = CONV_C11 * A[(i - 1) * nj + (j - 1)] + CONV_C12 * A[i * nj + (j - 1)] +
-                        CONV_C13 * A[(i + 1) * nj + (j - 1)] + CONV_C21 * A[(i - 1) * nj + j] +
-                        CONV_C22 * A[i * nj + j] + CONV_C23 * A[(i + 1) * nj + j] +
-                        CONV_C31 * A[(i - 1) * nj + (j + 1)] + CONV_C32 * A[i * nj + (j + 1)] +
-                        CONV_C33 * A[(i + 1) * nj + (j + 1)];
+        B[i * nj + j] = CONV_AT(A, i, j, nj);
       else
         B[i * nj + j] = 0.0f;
     }
