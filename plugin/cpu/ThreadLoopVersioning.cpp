@@ -85,10 +85,10 @@ void dropMarker(Loop &L) {
   L.setLoopID(New);
 }
 
-/// Adds llvm.loop.unroll.disable to L's loop ID: the guarded copy of a versioned thread
-/// loop runs only where a guard changes within the block (the grid's last block), so its
-/// runtime unrolling (and the remainder loop that comes with it) would be code to compile
-/// for little run time.
+/// Adds llvm.loop.unroll.disable and llvm.loop.isvectorized to L's loop ID: the guarded
+/// copy of a versioned thread loop runs only where a guard changes within the block (the
+/// grid's last block), so its runtime unrolling (and the remainder loop that comes with
+/// it) and its vector copies would be code to compile for little run time.
 void disableUnrolling(Loop &L) {
   LLVMContext &C = L.getHeader()->getContext();
   MDNode *ID = L.getLoopID();
@@ -96,6 +96,9 @@ void disableUnrolling(Loop &L) {
   if (ID)
     append_range(Ops, drop_begin(ID->operands()));
   Ops.push_back(MDNode::get(C, {MDString::get(C, "llvm.loop.unroll.disable")}));
+  Ops.push_back(MDNode::get(
+      C, {MDString::get(C, "llvm.loop.isvectorized"),
+          ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), 1))}));
   MDNode *New = MDNode::getDistinct(C, Ops);
   New->replaceOperandWith(0, New);
   L.setLoopID(New);

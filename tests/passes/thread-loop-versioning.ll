@@ -1,7 +1,7 @@
 ; kernplug-thread-loop-versioning: in a CPU block entry, the loop over threadIdx.x (marked
 ; kernplug.thread_loop) gets a copy without the guard `if (x < n)` that holds for the whole
 ; block, chosen at run time; the marker is dropped, and the original (guarded) copy is marked
-; llvm.loop.unroll.disable. (The input is what kernplug-host-stubs
+; llvm.loop.unroll.disable and llvm.loop.isvectorized (neither unrolled nor vectorised). (The input is what kernplug-host-stubs
 ; makes of `if (threadIdx.x < n) x[threadIdx.x] *= a;`, simplified as at -O2.)
 ; RUN: %opt -load-pass-plugin %kernplug_passes -passes='function(kernplug-thread-loop-versioning)' -S %s | FileCheck %s
 
@@ -20,11 +20,12 @@
 ; CHECK-NEXT: %c.i = icmp slt i32 %x, %7
 ; CHECK-NEXT: br i1 %c.i, label %body.i, label %scale.kp.body.kp.blk.exit
 ; CHECK: br label %loop.x, !llvm.loop ![[GUARDEDLOOP:[0-9]+]]
-; The guarded copy (the grid's last block) is not to be unrolled; the fast copy may be.
+; The guarded copy (the grid's last block) is not to be unrolled or vectorised; the fast copy may be.
 ; CHECK-NOT: kernplug.thread_loop
 ; CHECK-DAG: ![[FASTLOOP]] = distinct !{![[FASTLOOP]], ![[PAR:[0-9]+]]}
-; CHECK-DAG: ![[GUARDEDLOOP]] = distinct !{![[GUARDEDLOOP]], ![[PAR]], ![[NOUNROLL:[0-9]+]]}
+; CHECK-DAG: ![[GUARDEDLOOP]] = distinct !{![[GUARDEDLOOP]], ![[PAR]], ![[NOUNROLL:[0-9]+]], ![[NOVEC:[0-9]+]]}
 ; CHECK-DAG: ![[NOUNROLL]] = !{!"llvm.loop.unroll.disable"}
+; CHECK-DAG: ![[NOVEC]] = !{!"llvm.loop.isvectorized", i32 1}
 
 define internal void @scale.kp.cpu_block(ptr %args, ptr %range) #1 {
 entry:
