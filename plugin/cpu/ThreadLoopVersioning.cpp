@@ -130,7 +130,7 @@ bool collectLeaves(Value *Cond, bool Want, SmallVectorImpl<Leaf> &Out) {
 class Versioner {
 public:
   Versioner(Loop &L, ScalarEvolution &SE, const SCEV *BTC)
-      : L(L), SE(SE), BTC(BTC), DL(L.getHeader()->getModule()->getDataLayout()),
+      : L(L), SE(SE), PSE(SE, L), BTC(BTC), DL(L.getHeader()->getModule()->getDataLayout()),
         Exp(SE, DL, "kp.guard") {}
 
   bool safeToExpand(const SCEV *S) {
@@ -140,7 +140,7 @@ public:
   /// Whether every leaf can be evaluated at the ends of the iteration space.
   bool analysable(const Leaf &Lf) {
     for (Value *Op : Lf.Cmp->operands()) {
-      const SCEV *S = SE.getSCEV(Op);
+      const SCEV *S = scevOf(Op);
       if (SE.isLoopInvariant(S, &L))
         continue;
       auto *AR = dyn_cast<SCEVAddRecExpr>(S);
@@ -152,9 +152,18 @@ public:
         return false;
     }
     for (Value *Op : Lf.Cmp->operands())
-      if (!safeToExpand(startOf(SE.getSCEV(Op))))
+      if (!safeToExpand(startOf(scevOf(Op))))
         return false;
     return true;
+  }
+
+  /// i1, emitted at B: the run-time assumptions the leaves' values were taken under hold
+  /// (true when there are none).
+  Value *assumptionsHold(IRBuilder<> &B) {
+    const SCEVPredicate &Pred = PSE.getPredicate();
+    if (Pred.isAlwaysTrue())
+      return B.getTrue();
+    return B.CreateNot(Exp.expandCodeForPredicate(&Pred, &*B.GetInsertPoint()));
   }
 
   /// i1: the leaf is Want at the first and at the last iteration, and no
@@ -168,7 +177,7 @@ public:
     Instruction *At = &*B.GetInsertPoint();
     for (unsigned I = 0; I < 2; ++I) {
       Value *Op = Lf.Cmp->getOperand(I);
-      const SCEV *S = SE.getSCEV(Op);
+      const SCEV *S = scevOf(Op);
       First[I] = Exp.expandCodeFor(startOf(S), Op->getType(), At);
       auto *AR = dyn_cast<SCEVAddRecExpr>(S);
       if (!AR) {
@@ -198,8 +207,26 @@ private:
     return AR && AR->getLoop() == &L ? AR->getStart() : S;
   }
 
+  /// Op's SCEV; where that is not an add recurrence of L but would be one if a narrower
+  /// counter did not wrap (a thread index added to a block offset in 32 bits and then
+  /// sign-extended, as grid(1) and a grid-stride loop's rounds give), that recurrence,
+  /// with the no-wrap condition kept in PSE for the run-time check (assumptionsHold).
+  const SCEV *scevOf(Value *Op) {
+    auto [It, New] = Taken.try_emplace(Op, nullptr);
+    if (!New)
+      return It->second;
+    const SCEV *S = SE.getSCEV(Op);
+    auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+    if (!SE.isLoopInvariant(S, &L) && !(AR && AR->getLoop() == &L))
+      if (const SCEVAddRecExpr *Pred = PSE.getAsAddRec(Op))
+        S = Pred;
+    return It->second = S;
+  }
+
   Loop &L;
   ScalarEvolution &SE;
+  PredicatedScalarEvolution PSE;
+  DenseMap<Value *, const SCEV *> Taken;
   const SCEV *BTC;
   const DataLayout &DL;
   SCEVExpander Exp;
@@ -384,7 +411,7 @@ bool versionThreadLoop(Function &F, Loop *L, LoopInfo &LI, FunctionAnalysisManag
 
   formLCSSA(*L, DT, &LI, &SE);
   IRBuilder<> B(Preheader->getTerminator());
-  Value *Check = B.getTrue();
+  Value *Check = V.assumptionsHold(B);
   for (const Leaf &Lf : Leaves)
     Check = B.CreateAnd(Check, V.holdsThroughout(B, Lf));
   ValueToValueMapTy VMap;
