@@ -213,6 +213,8 @@ public:
   // whose exit is stored once per block.
   SmallVector<unsigned, 4> SplitLines;
   unsigned SplitRegions = 0, OnceSaves = 0, OnceExits = 0, UniformVariants = 0;
+  /// In warp rounds, the end of a round (every warp has run on to a block barrier or the end).
+  llvm::BasicBlock *RoundDone = nullptr;
 };
 
 /// The first call in F to a defined function that Wanted picks, or nullptr.
@@ -876,7 +878,16 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
   // In warp rounds a region over the whole block is left the same way by every thread too;
   // what the warps' loop reads next is each warp's first lane's entry: stored for each warp.
   bool ExitOnce = Exits.size() == 1;
-  if (ExitOnce && WarpMode && !Warp) {
+  // In warp rounds, a region over the whole block that every thread leaves for a block
+  // barrier (or the end) leaves no warp with a collective to go on to: the round ends here,
+  // without the warps' loop passing over each waiting warp, and only thread 0's entry, the
+  // one the end of the round reads, is stored.
+  BasicBlock *After = Dispatch;
+  if (ExitOnce && WarpMode && !Warp && (*Exits.begin() & WaitBit)) {
+    B.CreateStore(ConstantInt::get(I32, *Exits.begin()), Next);
+    After = RoundDone;
+    ++OnceExits;
+  } else if (ExitOnce && WarpMode && !Warp) {
     emitLaneLoop(B, B.getInt32(0), WarpCount, "kp.exit.warps", [&](Value *W) {
       Value *First = B.CreateZExt(B.CreateNUWMul(W, B.getInt32(32)), I64);
       B.CreateStore(ConstantInt::get(I32, *Exits.begin()), B.CreateInBoundsGEP(I32, Next, First));
@@ -986,7 +997,7 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
       return false;
     B.SetInsertPoint(Latch);
     closeThreadLoops(B, Nest);
-    B.CreateBr(Dispatch);
+    B.CreateBr(After);
     return true;
   }
   ++SplitRegions;
@@ -1058,7 +1069,7 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
   }
   Close(Y, false);
   Close(Z, false);
-  B.CreateBr(Dispatch);
+  B.CreateBr(After);
   return true;
   };
   return EmitVariant(DenseMap<Value *, Value *>(), 0);
@@ -1131,7 +1142,7 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
     BasicBlock *Round = BasicBlock::Create(C, "kp.round", E);
     BasicBlock *Head = BasicBlock::Create(C, "kp.warp", E);
     BasicBlock *WarpDone = BasicBlock::Create(C, "kp.warp.next", E);
-    BasicBlock *RoundDone = BasicBlock::Create(C, "kp.round.done", E);
+    RoundDone = BasicBlock::Create(C, "kp.round.done", E);
     WarpsStart = BasicBlock::Create(C, "kp.warps", E);
     B.CreateBr(Round);
     B.SetInsertPoint(Round);

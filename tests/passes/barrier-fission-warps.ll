@@ -17,9 +17,13 @@
 ; CHECK: kp.round:
 ; CHECK: kp.warp:
 ; CHECK: %kp.warp.first =
-; Region 0 runs over the whole block and has one way out: stored for each warp's first lane.
-; CHECK: kp.exit.warps:
-; CHECK: store i32 65537, ptr
+; Region 0 runs over the whole block and every thread leaves it for the block barrier: no
+; warp goes on to a collective, so only thread 0's entry is stored and the round ends at once,
+; without the warps' loop.
+; CHECK: kp.region0:
+; CHECK-NEXT: store i32 65537, ptr %kp.next
+; CHECK-NOT: kp.exit.warps
+; CHECK: br label %kp.round.done
 ; CHECK: kp.warp.gather:
 ; CHECK: %kp.shuffled = load i32
 ; CHECK-NOT: call {{.*}}@kp_dev_shfl_down
