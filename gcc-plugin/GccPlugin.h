@@ -43,6 +43,8 @@ const std::string &translationUnitId();
 void registerAttributes(void *, void *);
 void finishFunction(void *FnDecl, void *);
 void runSideCompile(void *, void *);
+/// With -fsyntax-only: clang's half checks the kernels (GCC runs no IPA passes then).
+void checkKernelsOnly(void *, void *);
 /// Nested functions (a GCC extension clang cannot parse) seen in this file.
 void noteNestedFunction(unsigned Location);
 /// An error at each of them; false if there was one.

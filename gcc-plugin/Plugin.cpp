@@ -64,5 +64,6 @@ int plugin_init(struct plugin_name_args *Info, struct plugin_gcc_version *Versio
                     nullptr);
   register_callback(Info->base_name, PLUGIN_ALL_IPA_PASSES_START, kpgcc::runSideCompile,
                     nullptr);
+  register_callback(Info->base_name, PLUGIN_FINISH, kpgcc::checkKernelsOnly, nullptr);
   return 0;
 }

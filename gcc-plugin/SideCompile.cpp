@@ -202,18 +202,23 @@ const std::string &translationUnitId() {
   return Id;
 }
 
-void runSideCompile(void *, void *) {
+namespace {
+
+/// Runs clang's half: its assembly, or only its checks (-fsyntax-only). False after an error.
+bool runClang(bool SyntaxOnly, std::string &Assembly) {
   if (seen_error() || !kernplugDefinitions() || !reportNestedFunctions())
-    return;
+    return false;
   const char *Input = main_input_filename;
   if (!Input || !*Input || !strcmp(Input, "-") || access(Input, R_OK) != 0) {
     error("kernplug-gcc: the kernels of %qs need a source file clang can read too (not "
           "standard input)",
           Input ? Input : "");
-    return;
+    return false;
   }
   Options &O = options();
-  std::string Clang = O.Clang.empty() ? firstExisting({getenv("KPGCC_CLANG") ? getenv("KPGCC_CLANG") : "", KPGCC_DEFAULT_CLANG}) : O.Clang;
+  const char *EnvClang = getenv("KPGCC_CLANG");
+  std::string Clang =
+      O.Clang.empty() ? firstExisting({EnvClang ? EnvClang : "", KPGCC_DEFAULT_CLANG}) : O.Clang;
   std::string Kernplug = O.KernplugPlugin.empty()
                              ? firstExisting({pluginDirectory() + "/kernplug.so",
                                               pluginDirectory() + "/kernplug/kernplug.so"})
@@ -222,13 +227,13 @@ void runSideCompile(void *, void *) {
     error("kernplug-gcc: clang-19 was not found (looked at %qs); pass "
           "-fplugin-arg-<plugin>-clang=<path> or set KPGCC_CLANG",
           Clang.empty() ? KPGCC_DEFAULT_CLANG : Clang.c_str());
-    return;
+    return false;
   }
-  if (Kernplug.empty()) {
-    error("kernplug-gcc: kernplug.so was not found next to this plugin (%qs); pass "
+  if (Kernplug.empty() || access(Kernplug.c_str(), R_OK) != 0) {
+    error("kernplug-gcc: kernplug.so was not found (looked at %qs); pass "
           "-fplugin-arg-<plugin>-kernplug=<path>",
-          pluginDirectory().c_str());
-    return;
+          Kernplug.empty() ? (pluginDirectory() + "/kernplug.so").c_str() : Kernplug.c_str());
+    return false;
   }
 
   std::vector<std::string> Args = {Clang, "-x", "c", Input, "-S", "-o", "",
@@ -236,6 +241,8 @@ void runSideCompile(void *, void *) {
                                    "-fplugin-arg-kernplug-split=" + translationUnitId(),
                                    "-fno-addrsig", "-fno-ident", "-Wno-everything",
                                    "-Wbackend-plugin"};
+  if (SyntaxOnly)
+    Args.erase(Args.begin() + 4, Args.begin() + 7), Args.insert(Args.begin() + 4, "-fsyntax-only");
   std::string Output;
   std::vector<std::string> Driver = driverOptions();
   for (size_t I = 0; I < Driver.size(); ++I) {
@@ -244,7 +251,7 @@ void runSideCompile(void *, void *) {
       error("kernplug-gcc: %qs changes the C ABI of the kernels' parameters, which clang's "
             "half of the object would not follow; it is not supported with kernels",
             D.c_str());
-      return;
+      return false;
     }
     bool Next = takesNextWord(D) && I + 1 < Driver.size();
     if (D == "-o" && Next)
@@ -260,28 +267,49 @@ void runSideCompile(void *, void *) {
   for (const std::string &KpArg : O.KpArgs)
     Args.push_back("-fplugin-arg-kernplug-" + KpArg);
 
-  std::string Asm = O.KeepTemps ? (Output.empty() ? std::string(lbasename(Input)) : Output) + ".kp.s"
-                                : temporaryAssemblyFile();
-  if (Asm.empty()) {
-    error("kernplug-gcc: cannot create a temporary file in %qs: %s",
-          getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", xstrerror(errno));
-    return;
+  std::string Asm;
+  if (!SyntaxOnly) {
+    Asm = O.KeepTemps ? (Output.empty() ? std::string(lbasename(Input)) : Output) + ".kp.s"
+                      : temporaryAssemblyFile();
+    if (Asm.empty()) {
+      error("kernplug-gcc: cannot create a temporary file in %qs: %s",
+            getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", xstrerror(errno));
+      return false;
+    }
+    Args[6] = Asm;
   }
-  Args[6] = Asm;
   if (O.Verbose)
     inform(UNKNOWN_LOCATION, "kernplug-gcc: %s", quoteForMessage(Args).c_str());
   int Status = runProgram(Args);
-  std::string Text = Status == 0 ? readFile(Asm) : "";
-  if (!O.KeepTemps)
-    unlink(Asm.c_str());
-  if (Status != 0) {
-    error_at(UNKNOWN_LOCATION, "kernplug-gcc: the kernel side of %qs, compiled by %qs, failed (its messages are "
-          "above)",
-          Input, Clang.c_str());
-    return;
+  if (!SyntaxOnly) {
+    Assembly = Status == 0 ? readFile(Asm) : "";
+    if (!O.KeepTemps)
+      unlink(Asm.c_str());
   }
-  std::string Joined = joinableAssembly(Text);
+  if (Status != 0) {
+    error_at(UNKNOWN_LOCATION,
+             "kernplug-gcc: the kernel side of %qs, compiled by %qs, failed (its messages are "
+             "above)",
+             Input, Clang.c_str());
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+void runSideCompile(void *, void *) {
+  std::string Assembly;
+  if (!runClang(false, Assembly))
+    return;
+  std::string Joined = joinableAssembly(Assembly);
   symtab->finalize_toplevel_asm(build_string(Joined.size() + 1, Joined.c_str()));
+}
+
+void checkKernelsOnly(void *, void *) {
+  std::string Unused;
+  if (flag_syntax_only) // no IPA passes, so runSideCompile does not run
+    runClang(true, Unused);
 }
 
 } // namespace kpgcc
