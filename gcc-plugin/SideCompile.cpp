@@ -127,13 +127,16 @@ std::string readFile(const std::string &Path) {
   return S.str();
 }
 
-/// clang's assembly, made fit to sit inside GCC's: its own .file line (GCC has one) goes,
-/// and it starts and ends in GCC's section.
+/// clang's assembly, made fit to sit inside GCC's: it starts and ends in GCC's section; its
+/// own .file line goes (GCC has one), and so do the line directives of a -g compile (the
+/// source lines kernplug.so needed are in the code already: checked-mode messages, the PTX's
+/// line info; two compilers' line tables cannot share one assembly file).
 std::string joinableAssembly(const std::string &Text) {
   std::string Out = "\t.pushsection .text\n";
   std::istringstream In(Text);
   for (std::string Line; std::getline(In, Line);) {
-    if (startsWith(Line, "\t.file\t\"") || startsWith(Line, "\t.file \""))
+    if (startsWith(Line, "\t.file\t") || startsWith(Line, "\t.file ") ||
+        startsWith(Line, "\t.loc\t"))
       continue;
     Out += Line;
     Out += '\n';
@@ -244,6 +247,7 @@ bool runClang(bool SyntaxOnly, std::string &Assembly) {
   if (SyntaxOnly)
     Args.erase(Args.begin() + 4, Args.begin() + 7), Args.insert(Args.begin() + 4, "-fsyntax-only");
   std::string Output;
+  bool Debug = false;
   std::vector<std::string> Driver = driverOptions();
   for (size_t I = 0; I < Driver.size(); ++I) {
     const std::string &D = Driver[I];
@@ -253,6 +257,8 @@ bool runClang(bool SyntaxOnly, std::string &Assembly) {
             D.c_str());
       return false;
     }
+    if (startsWith(D, "-g") && !startsWith(D, "-gno-")) // the last -g* decides, as in gcc
+      Debug = D != "-g0";
     bool Next = takesNextWord(D) && I + 1 < Driver.size();
     if (D == "-o" && Next)
       Output = Driver[I + 1];
@@ -264,6 +270,8 @@ bool runClang(bool SyntaxOnly, std::string &Assembly) {
     if (Next)
       ++I;
   }
+  if (Debug) // source lines in the IR, for kernplug.so; joinableAssembly() drops the directives
+    Args.push_back("-gline-directives-only");
   for (const std::string &KpArg : O.KpArgs)
     Args.push_back("-fplugin-arg-kernplug-" + KpArg);
 
