@@ -92,6 +92,16 @@ bool PluginOptions::parse(const std::string &Arg, std::string &Error) {
     return Flag(ReduceFibers);
   if (Name == "check")
     return Flag(Check);
+  if (Name == "split") {
+    // The id goes into symbol names: keep it to what every assembler takes.
+    if (Value.empty() || Value.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
+                                                 "VWXYZ0123456789_") != llvm::StringRef::npos) {
+      Error = "split= takes an id of letters, digits and '_' (got '" + Value.str() + "')";
+      return false;
+    }
+    SplitId = Value.str();
+    return true;
+  }
   if (Name == "cpu-barriers") {
     if (Value == "split" || Value == "fibers") {
       CpuBarrierFibers = Value == "fibers";
@@ -124,7 +134,7 @@ bool PluginOptions::parse(const std::string &Arg, std::string &Error) {
   }
   Error = "unknown option '" + Name.str() +
           "' (known: arch, ptx-arch, save-temps, verbose, device-opt, libdevice, ptxas, "
-          "device-runtime, reduce-runtime, reduce-fibers, cpu-barriers)";
+          "device-runtime, reduce-runtime, reduce-fibers, cpu-barriers, check, split)";
   return false;
 }
 

@@ -22,6 +22,8 @@ struct PluginOptions {
   bool ReduceFibers = false;  // CPU backend runs kp_reduce's GPU kernel (tests it)
   bool CpuBarrierFibers = false; // cpu-barriers=fibers: no barrier splitting (tests fibers)
   bool Check = false;         // check: checked CPU entries for KP_CHECK (cpu/CheckedAccess.h)
+  /// split=<id>: keep only the kernel side, for kernplug-gcc.so (split/SplitPass.h).
+  std::string SplitId;
   std::string Libdevice;      // resolved path, empty if not found
   std::string DeviceRuntime;  // resolved path of kernplug-device.bc
   std::string ReduceRuntime;  // resolved path of kernplug-reduce.bc (kp_reduce's kernels)

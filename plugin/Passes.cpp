@@ -15,6 +15,7 @@
 #include "device/DeviceParams.h"
 #include "device/DeviceUnroll.h"
 #include "device/IndirectBranches.h"
+#include "split/SplitPass.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -71,6 +72,8 @@ void registerKernplugPasses(PassBuilder &PB, const PassState &S) {
       MPM.addPass(CpuCheckedAccessPass());
     MPM.addPass(HostStubsPass(S));
     MPM.addPass(CpuDebugInfoPass());
+    if (!S.Opts->SplitId.empty()) // split mode: the kernel side only (split/SplitPass.h)
+      MPM.addPass(SplitHostPass(S));
   });
   // After inlining and SROA (the CPU entries' addresses are SSA values by then), before the
   // vectoriser and the loop passes of the optimisation pipeline.
@@ -82,6 +85,8 @@ void registerKernplugPasses(PassBuilder &PB, const PassState &S) {
   PB.registerOptimizerLastEPCallback([S](ModulePassManager &MPM, OptimizationLevel) {
     S.Pending->FinishScheduled = true;
     MPM.addPass(KernplugFinishPass(S.Pending));
+    if (!S.Opts->SplitId.empty())
+      MPM.addPass(SplitNamesPass(S));
   });
   PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
     FPM.addPass(ThreadLoopVersioningPass());

@@ -19,6 +19,9 @@ set -euo pipefail
 packages=(clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libclang-rt-19-dev cmake
           ninja-build make pkgconf python3 valgrind gdb)
 packages+=(python3-numpy)
+# gcc-12-plugin-dev and g++-12: GCC 12's plugin headers and the g++ that builds kernplug_gcc.so
+# (gcc-plugin/), and the gcc twins of the kernel tests and examples.
+packages+=(gcc-12-plugin-dev g++-12)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   # Not Debian: check for the tools and say what is missing; installing is up to the user.

@@ -249,6 +249,9 @@ size_t kp_registry_find_all(const void *f, uint64_t flag, kp_kernel_desc **out, 
 
 /* ---- what a function is ------------------------------------------------------------------- */
 
+/* Both compilers' plugins: clang's, and GCC's (gcc-plugin/, which runs clang's for kernels). */
+#define KP_PLUGINS "clang -fplugin=kernplug.so or gcc -fplugin=kernplug-gcc.so"
+
 /* Per kind: its name in messages, how to call one and how to make a function one; the last
  * two are formats of the function's spelling (used as often as they need). */
 static const struct {
@@ -256,16 +259,16 @@ static const struct {
 } g_kinds[] = {
     [KP_FUNCTION_KERNEL] = {"a kernel", "launch(%1$s, blocks, threads)(args...)",
                             "mark it __attribute__((kernel)) and compile it with "
-                            "-fplugin=kernplug.so"},
+                            KP_PLUGINS},
     [KP_FUNCTION_VECTORIZE] = {"a vectorize function", "ufunc(%1$s, n, out, in...)",
                                "mark it __attribute__((vectorize(\"f32(f32)\", ...))) with its "
-                               "signatures and compile its file with -fplugin=kernplug.so"},
+                               "signatures and compile its file with " KP_PLUGINS},
     [KP_FUNCTION_GUVECTORIZE] = {"a guvectorize function", "gufunc(%1$s, n, args...)",
                                  "mark it __attribute__((guvectorize(\"(n)->()\"))) with its "
-                                 "layout and compile its file with -fplugin=kernplug.so"},
+                                 "layout and compile its file with " KP_PLUGINS},
     [KP_FUNCTION_REDUCE] = {"a reduce function", "kp_reduce(%1$s, in, n)",
                             "declare it as __attribute__((reduce)) T %1$s(T, T) and compile it "
-                            "with -fplugin=kernplug.so"},
+                            "with " KP_PLUGINS},
 };
 
 kp_function_kind kp_registry_kind_of(const void *f) {

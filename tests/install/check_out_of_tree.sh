@@ -14,7 +14,9 @@
 # 3. make: the example's Makefile with PKG_CONFIG_PATH=prefix/LIBDIR/pkgconfig builds saxpy
 #    (pkg-config flags) and saxpy_kpcc (prefix/bin/kpcc) and runs both. Without pkg-config,
 #    only prefix/bin/kpcc is checked (scripts/install-deps.sh installs pkg-config).
-# 4. With gcc on PATH: configuring the example with gcc fails with kernplug's message.
+# 4. With gcc on PATH: when the prefix has the GCC plugin for that gcc (kernplug_gcc.so), the
+#    example builds with gcc through it (find_package and pkg-config's gcc_plugin) and runs;
+#    otherwise configuring the example with gcc fails with kernplug's message.
 set -eu
 cmake=$1 build=$2 work=$3 example=$4 generator=$5 make_program=$6 cc=$7 libdir=$8 include=$9
 
@@ -87,7 +89,31 @@ else
   run_saxpy "$work/kpcc/saxpy_kpcc"
 fi
 
-if command -v gcc >/dev/null 2>&1; then
+gcc_major=$(gcc -dumpversion 2>/dev/null | cut -d. -f1 || true)
+if command -v gcc >/dev/null 2>&1 && [ -e "$prefix/$libdir/kernplug_gcc.so" ] &&
+   grep -q "KERNPLUG_GCC_VERSION_MAJOR \"$gcc_major\"" "$prefix/$libdir/cmake/kernplug/kernplugConfig.cmake"; then
+  step "CMake with gcc: kernplug_compile_with_plugin uses kernplug_gcc.so"
+  "$cmake" -S "$example" -B "$work/gcc" -G "$generator" -DCMAKE_MAKE_PROGRAM="$make_program" \
+    -DCMAKE_C_COMPILER=gcc -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+    -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
+  "$cmake" --build "$work/gcc"
+  grep -q -- "-fplugin=$prefix/$libdir/kernplug_gcc.so" "$work/gcc/compile_commands.json" ||
+    fail "saxpy.c is not compiled with the installed GCC plugin: $(cat "$work/gcc/compile_commands.json")"
+  grep -q -- "-fplugin-arg-kernplug_gcc-kp-arch=sm_75,sm_90" "$work/gcc/compile_commands.json" ||
+    fail "PLUGIN_ARGS did not reach the gcc compile command"
+  uses_prefix "$work/gcc/saxpy" libkernplug_rt
+  run_saxpy "$work/gcc/saxpy"
+  if command -v pkg-config >/dev/null 2>&1; then
+    step "gcc with pkg-config's gcc_plugin"
+    gcc_plugin=$(pkg-config --variable=gcc_plugin kernplug)
+    [ "$gcc_plugin" -ef "$prefix/$libdir/kernplug_gcc.so" ] || fail "pkg-config's gcc_plugin: $gcc_plugin"
+    mkdir -p "$work/gcc-make"
+    gcc -O2 -Wall -Wextra -fplugin="$gcc_plugin" -I"$(pkg-config --variable=includedir kernplug)" \
+      -c "$example/saxpy.c" -o "$work/gcc-make/saxpy.o"
+    gcc "$work/gcc-make/saxpy.o" $(pkg-config --libs kernplug) -lm -o "$work/gcc-make/saxpy"
+    run_saxpy "$work/gcc-make/saxpy"
+  fi
+elif command -v gcc >/dev/null 2>&1; then
   step "CMake with gcc: kernplug_compile_with_plugin refuses it"
   if "$cmake" -S "$example" -B "$work/gcc" -G "$generator" -DCMAKE_MAKE_PROGRAM="$make_program" \
        -DCMAKE_C_COMPILER=gcc -DCMAKE_PREFIX_PATH="$prefix" >"$work/gcc.log" 2>&1; then

@@ -337,7 +337,7 @@ static kp_error load_module(const kp_kernel_desc *k, CUmodule *out) {
                      k->name, source, (int)too_new->sm, kp_cuda_owner, g_sm);
     return kp_fail(KP_ERROR_LAUNCH,
                    "launch(%s, ...): %s has no GPU code (PTX or cubin) for this kernel: was it "
-                   "compiled with -fplugin=kernplug.so?",
+                   "compiled with clang -fplugin=kernplug.so or gcc -fplugin=kernplug-gcc.so?",
                    k->name, source);
   }
   /* The JIT's error log says what is wrong with the PTX; it is the only useful part. */

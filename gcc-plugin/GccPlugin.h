@@ -1,0 +1,55 @@
+//===- GccPlugin.h - kernplug-gcc.so: what its parts share ------*- C++ -*-===//
+//
+// kernplug-gcc.so lets GCC compile kernplug's annotated C:
+//
+//   Attributes.cpp   the six attributes, registered and checked with GCC's locations
+//   KernelDecls.cpp  at the end of each function definition: the type checks, and a
+//                    kernel, vectorize, guvectorize or reduce definition turned into a
+//                    declaration (a static one gets clang's hidden per-file name)
+//   SideCompile.cpp  before GCC's IPA passes: clang-19 -fplugin=kernplug.so in split mode
+//                    on the same source; its assembly joins GCC's as a top-level asm
+//   Plugin.cpp       plugin_init: options, callbacks
+//
+// Only GCC's own headers are included (this links nothing from LLVM); the signature and
+// layout grammars are the clang plugin's (attributes/Signature.cpp, attributes/Layout.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KERNPLUG_GCC_PLUGIN_H
+#define KERNPLUG_GCC_PLUGIN_H
+
+#include <string>
+#include <vector>
+
+namespace kpgcc {
+
+struct Options {
+  std::string Clang;               // clang=: the clang that loads kernplug.so
+  std::string KernplugPlugin;      // kernplug=: kernplug.so
+  std::vector<std::string> KpArgs; // kp-<opt>[=<v>]: -fplugin-arg-kernplug-<opt>[=<v>]
+  bool Verbose = false;            // print the clang command
+  bool KeepTemps = false;          // keep clang's assembly (<output>.kp.s)
+};
+
+Options &options();
+
+/// How many kernel, vectorize, guvectorize and reduce definitions GCC left to clang.
+unsigned &kernplugDefinitions();
+
+/// The translation unit's id: a hash of the input's name and the driver's options, the
+/// same for the same compile (reproducible objects), different for the same file compiled
+/// with other -D or -o. Names static kernels "__kp.<id>.<name>" on both sides.
+const std::string &translationUnitId();
+
+void registerAttributes(void *, void *);
+void finishFunction(void *FnDecl, void *);
+void runSideCompile(void *, void *);
+/// With -fsyntax-only: clang's half checks the kernels (GCC runs no IPA passes then).
+void checkKernelsOnly(void *, void *);
+/// Nested functions (a GCC extension clang cannot parse) seen in this file.
+void noteNestedFunction(unsigned Location);
+/// An error at each of them; false if there was one.
+bool reportNestedFunctions();
+
+} // namespace kpgcc
+
+#endif
