@@ -6,6 +6,7 @@
 #include "abi/kp_abi.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -116,8 +117,8 @@ struct TempFiles {
 /// Assembles PTX with ptxas once per arch, all archs at the same time: each run
 /// takes about as long as the whole host compile of the file, and they are
 /// independent processes. Cubins land in Images in Opts.Archs order.
-bool runPtxas(const PluginOptions &Opts, StringRef PTX, std::vector<DeviceImage> &Images,
-              const PassReporter &Report) {
+bool runPtxas(const PluginOptions &Opts, StringRef PTX, bool Relocatable,
+              std::vector<DeviceImage> &Images, const PassReporter &Report) {
   TempFiles Temps;
   std::string PtxPath;
   bool Made = Temps.create("ptx", PtxPath);
@@ -146,6 +147,8 @@ bool runPtxas(const PluginOptions &Opts, StringRef PTX, std::vector<DeviceImage>
     SmallVector<StringRef, 8> Args = {Opts.Ptxas, R.Arch, "-O3"};
     if (Opts.DebugLineInfo)
       Args.push_back("-lineinfo");
+    if (Relocatable)
+      Args.push_back("-c"); // calls functions of other files: nvlink/cuLink resolve them
     Args.append({PtxPath, "-o", R.Cubin});
     std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(R.Log), StringRef(R.Log)};
     R.Process = sys::ExecuteNoWait(Opts.Ptxas, Args, std::nullopt, Redirects, 0, &R.ExecError);
@@ -243,6 +246,17 @@ std::vector<DeviceImage> expectedImages(const PluginOptions &Opts) {
   return Images;
 }
 
+/// Functions device code calls that no file of this module defines and the driver does not
+/// provide: `device` functions of other files, resolved when the runtime links the modules.
+static std::vector<std::string> deviceImports(const Module &Dev) {
+  std::vector<std::string> Names;
+  for (const Function &F : Dev.functions())
+    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() &&
+        !is_contained({"vprintf", "malloc", "free", "__assertfail"}, F.getName()))
+      Names.push_back(F.getName().str());
+  return Names;
+}
+
 bool compileDeviceModule(Module &Dev, const std::vector<std::string> &KernelNames,
                          const PluginOptions &Opts, const PassReporter &Report,
                          std::vector<DeviceImage> &Images) {
@@ -325,11 +339,16 @@ bool compileDeviceModule(Module &Dev, const std::vector<std::string> &KernelName
   Report.Note("PTX for " + CPU + ": " + std::to_string(PTX.size()) + " bytes, " +
               std::to_string(KernelNames.size()) + " kernel(s)");
 
+  std::vector<std::string> Imports = deviceImports(Dev);
+  if (!Imports.empty())
+    Report.Note("device code calls " + join(Imports, ", ") +
+                " of other files: the runtime links this module with theirs when it loads it" +
+                (Opts.Ptxas.empty() ? "" : "; cubins are relocatable (ptxas -c)"));
   if (Opts.Ptxas.empty()) {
     Report.Note("no ptxas: embedding PTX only (the driver JIT-compiles it at first launch)");
     return true;
   }
-  return runPtxas(Opts, PTX, Images, Report);
+  return runPtxas(Opts, PTX, !Imports.empty(), Images, Report);
 }
 
 } // namespace kernplug

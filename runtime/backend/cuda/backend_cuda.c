@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "backend/cuda/cuda_backend.h"
+#include "backend/cuda/cuda_link.h"
 #include "core/launch.h"
 
 /* Oldest driver accepted: CUDA 10.0 introduced PTX ISA 6.3, the lowest the plugin emits. */
@@ -319,6 +320,8 @@ static kp_error load_module(const kp_kernel_desc *k, CUmodule *out) {
   const kp_image_desc *cubin, *ptx, *too_new;
   const int g_sm = g_devices[tls_device].sm;
   pick_images(m, g_sm, &cubin, &ptx, &too_new);
+  /* Calls device functions of other files: linked with theirs (its cubins are relocatable). */
+  if (ptx && kp_ptx_has_imports(ptx->data)) return kp_cuda_load_linked(k, ptx->data, g_sm, out);
   CUresult cubin_result = CUDA_SUCCESS;
   if (cubin) {
     cubin_result = kp_cu.cuModuleLoadDataEx(out, cubin->data, 0, NULL, NULL);
