@@ -22,10 +22,12 @@ struct PluginOptions {
   bool ReduceFibers = false;  // CPU backend runs kp_reduce's GPU kernel (tests it)
   bool CpuBarrierFibers = false; // cpu-barriers=fibers: no barrier splitting (tests fibers)
   bool Check = false;         // check: checked CPU entries for KP_CHECK (cpu/CheckedAccess.h)
+  bool DeviceFastMath = false; // fast-math: nvcc's --use_fast_math, for device code only
   std::string Libdevice;      // resolved path, empty if not found
   std::string DeviceRuntime;  // resolved path of kernplug-device.bc
   std::string ReduceRuntime;  // resolved path of kernplug-reduce.bc (kp_reduce's kernels)
   std::string Ptxas;          // resolved path, empty if not found
+  std::vector<std::string> PtxasOptions; // ptxas-options=: more arguments for ptxas (-Xptxas)
   std::string OutputFile;     // the object clang writes, for save-temps
   std::string MainFile;
 
