@@ -112,10 +112,23 @@ kp_error kp_cuda_fail(CUresult r, kp_error otherwise, const char *call, const ch
 
 /* ---- start-up ---------------------------------------------------------------------------- */
 
+/* The dynamic section of the program: absent (NULL) in a statically linked one (-static). */
+extern const char _DYNAMIC[] __attribute__((weak, visibility("hidden")));
+
 static int load_driver(char *why, size_t why_size) {
   const char *path = getenv("KP_LIBCUDA");
   if (!path || !*path) path = "libcuda.so.1";
   snprintf(g_libcuda_path, sizeof g_libcuda_path, "%s", path);
+  /* dlopen in a static program brings a second libc along, under which the driver crashes
+   * (NVIDIA supports only dynamically linked programs). */
+  if (!_DYNAMIC) {
+    snprintf(why, why_size,
+             "this program is statically linked (-static), and the NVIDIA driver %s loads only "
+             "into dynamically linked programs: link with kpcc -static-libkernplug instead (the "
+             "runtime static, the C library dynamic)",
+             path);
+    return 0;
+  }
   kp_cu.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!kp_cu.lib) {
     const char *e = dlerror();
