@@ -7,7 +7,8 @@
 #              -fplugin for both files at once and a plain clang link: each runs on the CPU
 #              backend and checks its results
 #   fake       the program on the fake driver: app.c's module is linked with physics.c's PTX
-#              through cuLinkCreate/cuLinkAddData/cuLinkComplete
+#              through cuLinkCreate/cuLinkAddData/cuLinkComplete, also when physics.c is in a
+#              shared library; a failing link's message
 #   missing    physics.c built without the plugin: the host program links and runs on the CPU,
 #              but loading app.c's GPU code is an error naming the missing device function
 #   nvlink     the two files' PTX assemble with ptxas -c and link with nvlink (no GPU needed);
@@ -49,6 +50,12 @@ fake)
               "cuLinkComplete" "cuLaunchKernel step" "cuLaunchKernel block_sums"; do
     grep -q "$want" link.log || { cat link.log; fail "no '$want' in the fake driver's log"; }
   done
+  # The device functions in a shared library: its module registers when it is loaded.
+  "$kpcc" $flags -fPIC -shared "$src/physics.c" -o libphysics.so || fail "kpcc -shared physics.c"
+  "$kpcc" $flags "$src/app.c" -L. -lphysics -Wl,-rpath,"$PWD" -o app_so || fail "kpcc app.c -lphysics"
+  KP_BACKEND=cpu ./app_so || fail "app_so on the CPU backend"
+  on_fake so.log ./app_so launch-only || fail "app_so on the fake driver"
+  grep -q "cuLinkAddData ptx .*physics.c" so.log || { cat so.log; fail "libphysics.so's PTX not linked"; }
   # A failing link is reported with the driver's log, naming the kernel and the files.
   FAKE_CUDA_FAIL=link on_fake fail.log ./app launch-only 2>err.txt && fail "the link did not fail"
   grep -q "launch(step, ...): linking the device code of .*app.c with that of .*physics.c" err.txt &&
