@@ -161,6 +161,11 @@ void __kp_register_module(kp_module_desc *module);
  * pointer into the module: its kernels are no longer registered (launch() of one is the
  * "not a kernel" error, not a crash) and their GPU code is unloaded. */
 void __kp_unregister_module(kp_module_desc *module);
+/* PTX made by another compiler (nvcc -rdc -ptx), registered by the object kpcc makes of a
+ * .ptx input: a module without kernels whose device functions other modules link with
+ * (runtime/core/ptx_library.c). Returns the handle __kp_unregister_ptx_library takes. */
+void *__kp_register_ptx_library(const char *name, const char *ptx);
+void __kp_unregister_ptx_library(void *library);
 
 /* Called by a kernel's host stub with the configuration pushed by launch(). */
 void __kp_launch(kp_kernel_desc *kernel, void **args);

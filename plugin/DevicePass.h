@@ -120,8 +120,12 @@ std::vector<IRParam> describeKernelParams(const llvm::Function &F,
 /// DeviceModule.cpp: clones what the kernels reach into a new module, ready
 /// for the NVPTX target (triple, layout, attributes, shared memory, calling
 /// convention). Sets KP_KERNEL_USES_* flags on the entries.
+/// Exports: `device` functions of this file that other files' device code may call (kept
+/// external in the PTX); the kernels' calls of `device` functions defined elsewhere stay
+/// declarations, resolved when the runtime links the modules (docs/compiling.md).
 std::unique_ptr<llvm::Module> buildDeviceModule(llvm::Module &Host,
                                                 std::vector<KernelEntry> &Kernels,
+                                                llvm::ArrayRef<llvm::Function *> Exports,
                                                 const PluginOptions &Opts,
                                                 const PassReporter &Report);
 

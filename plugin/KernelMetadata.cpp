@@ -13,6 +13,8 @@ namespace {
 
 const char *const MainFileMD = "kernplug.main_file";
 const char *const FunctionsMD = "kernplug.functions";
+const char *const DeviceExportsMD = "kernplug.device_exports";
+const char *const DeviceImportsMD = "kernplug.device_imports";
 const char *const KernelsMD = "kernplug.kernels";
 
 /// Builds and reads the tuples, operand by operand.
@@ -192,6 +194,17 @@ void writeTranslationUnitInfo(Module &M, const TranslationUnitInfo &Info) {
   NamedMDNode &Functions = freshNamedMD(M, FunctionsMD);
   for (const DeviceFunctionInfo &F : Info.Functions)
     Functions.addOperand(encodeFunction(C, F));
+  for (auto [Name, List] : {std::pair{DeviceExportsMD, &Info.DeviceExports},
+                            std::pair{DeviceImportsMD, &Info.DeviceImports}}) {
+    if (List->empty()) {
+      if (NamedMDNode *NMD = M.getNamedMetadata(Name))
+        M.eraseNamedMetadata(NMD);
+      continue;
+    }
+    NamedMDNode &Names = freshNamedMD(M, Name);
+    for (const std::string &N : *List)
+      Names.addOperand(TupleWriter(C).str(N).get());
+  }
 }
 
 TranslationUnitInfo readTranslationUnitInfo(const Module &M) {
@@ -201,6 +214,11 @@ TranslationUnitInfo readTranslationUnitInfo(const Module &M) {
   if (const NamedMDNode *Functions = M.getNamedMetadata(FunctionsMD))
     for (const MDNode *F : Functions->operands())
       Info.Functions.push_back(decodeFunction(F));
+  for (auto [Name, List] : {std::pair{DeviceExportsMD, &Info.DeviceExports},
+                            std::pair{DeviceImportsMD, &Info.DeviceImports}})
+    if (const NamedMDNode *Names = M.getNamedMetadata(Name))
+      for (const MDNode *N : Names->operands())
+        List->push_back(TupleReader(N).str());
   return Info;
 }
 
@@ -220,7 +238,7 @@ std::vector<KernelEntry> readKernelEntries(const Module &M) {
 }
 
 void eraseKernelMetadata(Module &M) {
-  for (const char *Name : {MainFileMD, FunctionsMD, KernelsMD})
+  for (const char *Name : {MainFileMD, FunctionsMD, KernelsMD, DeviceExportsMD, DeviceImportsMD})
     if (NamedMDNode *NMD = M.getNamedMetadata(Name))
       M.eraseNamedMetadata(NMD);
 }

@@ -12,6 +12,8 @@
 //     F = !{!"<IR name>", i32 role, !"<file>", i32 line, !{P...}, P result, !{!"<sig>"...}}
 //     P = !{!"<name>", i32 kind, i1 const, i1 signed, i1 float, i64 size, i64 align,
 //           i64 elem size}
+//   !kernplug.device_exports = !{!{!"<IR name>"}...}  `device` functions other files may call
+//   !kernplug.device_imports = !{!{!"<IR name>"}...}  `device` functions defined elsewhere
 //   !kernplug.kernels = !{K...}
 //     K = !{!"<name>", ptr fn, ptr host fn, i1 vectorize, !"<signature>", i64 flags,
 //           !"<file>", i32 line, !{!{!"<name>", i64 kind, i64 flags, i64 size,

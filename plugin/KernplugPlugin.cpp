@@ -60,8 +60,9 @@ public:
   explicit WriteKernelMetadataPass(std::shared_ptr<const TranslationUnitInfo> Info)
       : Info(std::move(Info)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &) {
-    if (Info->Functions.empty())
-      return llvm::PreservedAnalyses::all(); // no annotations: exactly as without the plugin
+    // No kernels and no device functions for other files: exactly as without the plugin.
+    if (Info->Functions.empty() && Info->DeviceExports.empty())
+      return llvm::PreservedAnalyses::all();
     writeTranslationUnitInfo(M, *Info);
     return llvm::PreservedAnalyses::none();
   }

@@ -118,6 +118,23 @@ bool PluginOptions::parse(const std::string &Arg, std::string &Error) {
     Error = "device-opt= takes 0, 1, 2 or 3 (got '" + Value.str() + "')";
     return false;
   }
+  if (Name == "fast-math" && !HasValue) {
+    DeviceFastMath = true;
+    return true;
+  }
+  if (Name == "ptxas-options") {
+    // Comma-separated, as nvcc's -Xptxas: -fplugin-arg-kernplug-ptxas-options=-v,-O3
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    Value.split(Parts, ',', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef P : Parts)
+      PtxasOptions.push_back(P.trim().str());
+    if (PtxasOptions.empty()) {
+      Error = "ptxas-options= takes ptxas arguments separated by commas (got '" + Value.str() +
+              "')";
+      return false;
+    }
+    return true;
+  }
   if (Name == "libdevice" || Name == "ptxas" || Name == "device-runtime" ||
       Name == "reduce-runtime") {
     // "none" turns the tool off (PTX without cubins, no libdevice), for tests and for
@@ -134,7 +151,8 @@ bool PluginOptions::parse(const std::string &Arg, std::string &Error) {
   }
   Error = "unknown option '" + Name.str() +
           "' (known: arch, ptx-arch, save-temps, verbose, device-opt, libdevice, ptxas, "
-          "device-runtime, reduce-runtime, reduce-fibers, cpu-barriers, check, split)";
+          "ptxas-options, fast-math, device-runtime, reduce-runtime, reduce-fibers, cpu-barriers, "
+          "check, split)";
   return false;
 }
 

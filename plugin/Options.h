@@ -24,10 +24,12 @@ struct PluginOptions {
   bool Check = false;         // check: checked CPU entries for KP_CHECK (cpu/CheckedAccess.h)
   /// split=<id>: keep only the kernel side, for kernplug-gcc.so (split/SplitPass.h).
   std::string SplitId;
+  bool DeviceFastMath = false; // fast-math: nvcc's --use_fast_math, for device code only
   std::string Libdevice;      // resolved path, empty if not found
   std::string DeviceRuntime;  // resolved path of kernplug-device.bc
   std::string ReduceRuntime;  // resolved path of kernplug-reduce.bc (kp_reduce's kernels)
   std::string Ptxas;          // resolved path, empty if not found
+  std::vector<std::string> PtxasOptions; // ptxas-options=: more arguments for ptxas (-Xptxas)
   std::string OutputFile;     // the object clang writes, for save-temps
   std::string MainFile;
 

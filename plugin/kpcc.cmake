@@ -24,9 +24,20 @@ function(kpcc_generate output layout bindir libdir includedir)
       set(${var} .)
     endif()
   endforeach()
-  configure_file(${CMAKE_CURRENT_LIST_DIR}/kpcc.in ${output} @ONLY
-                 FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
-                                  GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+  # The device code's identity goes in at build time, once the device runtime is built
+  # (cmake/KpccDeviceCodeId.cmake); configure time fills in everything else.
+  set(KPCC_DEVICE_CODE_ID KPCC-DEVICE-CODE-ID-PLACEHOLDER)
+  get_filename_component(name ${output} NAME)
+  set(configured ${CMAKE_CURRENT_BINARY_DIR}/${name}.configured)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/kpcc.in ${configured} @ONLY)
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -DIN=${configured} -DOUT=${output} -DID_FILE=${KP_DEVICE_CODE_ID_FILE}
+            -P ${PROJECT_SOURCE_DIR}/cmake/KpccDeviceCodeId.cmake
+    DEPENDS ${configured} ${KP_DEVICE_CODE_ID_FILE} ${PROJECT_SOURCE_DIR}/cmake/KpccDeviceCodeId.cmake
+    COMMENT "Generating ${name} with the device code's identity"
+    VERBATIM)
+  add_custom_target(kpcc-${layout} ALL DEPENDS ${output})
 endfunction()
 
 # Build tree.

@@ -4,6 +4,7 @@
 #include "KernelMetadata.h"
 #include "Primitives.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Module.h"
@@ -21,6 +22,9 @@ KernelCallGraph::KernelCallGraph(Module &M) {
       Kernels.insert(K.Fn);
       Reached.insert(K.Fn);
     }
+  StringSet<> Imports;
+  for (const std::string &Name : readTranslationUnitInfo(M).DeviceImports)
+    Imports.insert(Name);
   // Callees in discovery order; each function's own primitives and calls.
   DenseMap<const Function *, SmallVector<Function *, 4>> Callees;
   for (size_t I = 0; I < Reached.size(); ++I) {
@@ -42,6 +46,8 @@ KernelCallGraph::KernelCallGraph(Module &M) {
       } else if (!Callee->isDeclaration()) {
         Callees[F].push_back(Callee);
         Reached.insert(Callee);
+      } else if (Imports.contains(Callee->getName())) {
+        R.ExternalDevice = true;
       }
     }
   }
@@ -53,9 +59,9 @@ KernelCallGraph::KernelCallGraph(Module &M) {
       for (Function *Callee : Callees[F]) {
         const Reach &C = Reaches[Callee];
         Reach New{R.Barrier || C.Barrier, R.Warp || C.Warp, R.IndexRead || C.IndexRead,
-                  R.IndirectCall || C.IndirectCall};
+                  R.IndirectCall || C.IndirectCall, R.ExternalDevice || C.ExternalDevice};
         if (New.Barrier != R.Barrier || New.Warp != R.Warp || New.IndexRead != R.IndexRead ||
-            New.IndirectCall != R.IndirectCall) {
+            New.IndirectCall != R.IndirectCall || New.ExternalDevice != R.ExternalDevice) {
           R = New;
           Changed = true;
         }
@@ -82,6 +88,8 @@ void KernelCallGraph::print(raw_ostream &OS) const {
       OS << " index";
     if (R.IndirectCall)
       OS << " indirect-call";
+    if (R.ExternalDevice)
+      OS << " external-device";
     OS << "\n";
   }
 }

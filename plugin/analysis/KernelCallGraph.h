@@ -35,6 +35,7 @@ public:
     bool Warp = false;         // a warp collective
     bool IndexRead = false;    // a thread, block or grid index
     bool IndirectCall = false; // a call through a pointer (or inline asm is not one)
+    bool ExternalDevice = false; // a `device` function of another file (unknown body)
   };
 
   explicit KernelCallGraph(llvm::Module &M);

@@ -40,6 +40,17 @@ PreservedAnalyses CpuEntryPolicyPass::run(Module &M, ModuleAnalysisManager &MAM)
       remark(*K.HostFn, "CpuEntry", "kernel '" + K.Name + "': CPU entry = range entry");
       continue;
     }
+    if (R.ExternalDevice) {
+      // Another file's device function may wait at a barrier or read the thread's indices,
+      // which only the fibers' per-thread state answers outside this file's code.
+      K.CpuEntry = CpuEntryKind::Fibers;
+      K.Flags |= KP_KERNEL_USES_BARRIER | KP_KERNEL_USES_WARP; // what the runtime's fibers serve
+      K.CpuEntryWhy = "it calls a device function of another file, whose barriers and "
+                      "indices only fibers serve";
+      remark(*K.HostFn, "ExternalDevice",
+             "kernel '" + K.Name + "': CPU entry = fibers: " + K.CpuEntryWhy);
+      continue;
+    }
     if (!Warp && !Barrier) {
       K.CpuEntry = CpuEntryKind::BlockLoop;
       remark(*K.HostFn, "CpuEntry", "kernel '" + K.Name + "': CPU entry = block loop");

@@ -6,6 +6,7 @@
 #include "abi/kp_abi.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -116,8 +117,8 @@ struct TempFiles {
 /// Assembles PTX with ptxas once per arch, all archs at the same time: each run
 /// takes about as long as the whole host compile of the file, and they are
 /// independent processes. Cubins land in Images in Opts.Archs order.
-bool runPtxas(const PluginOptions &Opts, StringRef PTX, std::vector<DeviceImage> &Images,
-              const PassReporter &Report) {
+bool runPtxas(const PluginOptions &Opts, StringRef PTX, bool Relocatable,
+              std::vector<DeviceImage> &Images, const PassReporter &Report) {
   TempFiles Temps;
   std::string PtxPath;
   bool Made = Temps.create("ptx", PtxPath);
@@ -146,6 +147,10 @@ bool runPtxas(const PluginOptions &Opts, StringRef PTX, std::vector<DeviceImage>
     SmallVector<StringRef, 8> Args = {Opts.Ptxas, R.Arch, "-O3"};
     if (Opts.DebugLineInfo)
       Args.push_back("-lineinfo");
+    if (Relocatable)
+      Args.push_back("-c"); // calls functions of other files: nvlink/cuLink resolve them
+    for (const std::string &O : Opts.PtxasOptions)
+      Args.push_back(O);
     Args.append({PtxPath, "-o", R.Cubin});
     std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(R.Log), StringRef(R.Log)};
     R.Process = sys::ExecuteNoWait(Opts.Ptxas, Args, std::nullopt, Redirects, 0, &R.ExecError);
@@ -168,6 +173,11 @@ bool runPtxas(const PluginOptions &Opts, StringRef PTX, std::vector<DeviceImage>
                                " ms of CPU)"
                          : ""));
       Images.push_back({KP_IMAGE_CUBIN, R.SM, Cubin->getBuffer().str()});
+      // What the user's ptxas-options asked ptxas to print (-v: registers, spills).
+      if (!Opts.PtxasOptions.empty())
+        if (auto Buf = MemoryBuffer::getFile(R.Log); Buf && (*Buf)->getBufferSize())
+          Report.Note("ptxas " + PluginOptions::archName(R.SM) + ":\n" +
+                      StringRef((*Buf)->getBuffer()).rtrim().str());
       continue;
     }
     if (!AllOK)
@@ -225,6 +235,33 @@ void answerPrecSqrt(Module &Dev, bool FastMath) {
   }
 }
 
+/// nvcc's --use_fast_math on the device code alone (the option fast-math): libdevice's fast
+/// versions of the float functions (__nv_fast_sinf: sin.approx, ...), approximate division and
+/// square root, and flush-to-zero of float denormals, in the user's functions and in
+/// libdevice (__nvvm_reflect("__CUDA_FTZ")). Before libdevice is linked (the fast names), and
+/// after (the attributes on its functions too).
+void useDeviceFastMath(Module &Dev) {
+  for (Function &F : Dev.functions()) {
+    if (F.isDeclaration())
+      continue;
+    F.addFnAttr("unsafe-fp-math", "true");
+    F.addFnAttr("approx-func-fp-math", "true");
+    F.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
+  }
+  Dev.setModuleFlag(Module::Override, "nvvm-reflect-ftz",
+                    ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Dev.getContext()), 1)));
+  for (StringRef Name : {"sinf", "cosf", "tanf", "expf", "exp10f", "logf", "log2f", "log10f",
+                         "powf", "sincosf"}) {
+    Function *Precise = Dev.getFunction(("__nv_" + Name).str());
+    if (!Precise || !Precise->isDeclaration())
+      continue;
+    FunctionCallee Fast =
+        Dev.getOrInsertFunction(("__nv_fast_" + Name).str(), Precise->getFunctionType());
+    Precise->replaceAllUsesWith(Fast.getCallee());
+    Precise->eraseFromParent();
+  }
+}
+
 /// Whether the user's device code was compiled with -ffast-math (before libraries are linked).
 bool usesFastMath(const Module &Dev) {
   for (const Function &F : Dev.functions())
@@ -243,6 +280,17 @@ std::vector<DeviceImage> expectedImages(const PluginOptions &Opts) {
   return Images;
 }
 
+/// Functions device code calls that no file of this module defines and the driver does not
+/// provide: `device` functions of other files, resolved when the runtime links the modules.
+static std::vector<std::string> deviceImports(const Module &Dev) {
+  std::vector<std::string> Names;
+  for (const Function &F : Dev.functions())
+    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() &&
+        !is_contained({"vprintf", "malloc", "free", "__assertfail"}, F.getName()))
+      Names.push_back(F.getName().str());
+  return Names;
+}
+
 bool compileDeviceModule(Module &Dev, const std::vector<std::string> &KernelNames,
                          const PluginOptions &Opts, const PassReporter &Report,
                          std::vector<DeviceImage> &Images) {
@@ -257,6 +305,8 @@ bool compileDeviceModule(Module &Dev, const std::vector<std::string> &KernelName
                  "pass -fplugin-arg-kernplug-device-runtime=<path>");
     return false;
   }
+  if (Opts.DeviceFastMath)
+    useDeviceFastMath(Dev);
   bool FastMath = usesFastMath(Dev);
   if (!linkBitcode(Dev, Opts.DeviceRuntime, "device runtime", Report))
     return false;
@@ -274,6 +324,10 @@ bool compileDeviceModule(Module &Dev, const std::vector<std::string> &KernelName
       return false;
     answerPrecSqrt(Dev, FastMath);
   }
+  // Again over libdevice's functions too: inlining one without the attributes would take
+  // them off the caller.
+  if (Opts.DeviceFastMath)
+    useDeviceFastMath(Dev);
 
   std::set<std::string> Kernels(KernelNames.begin(), KernelNames.end());
   std::string CPU = PluginOptions::archName(Opts.PtxArch);
@@ -325,11 +379,16 @@ bool compileDeviceModule(Module &Dev, const std::vector<std::string> &KernelName
   Report.Note("PTX for " + CPU + ": " + std::to_string(PTX.size()) + " bytes, " +
               std::to_string(KernelNames.size()) + " kernel(s)");
 
+  std::vector<std::string> Imports = deviceImports(Dev);
+  if (!Imports.empty())
+    Report.Note("device code calls " + join(Imports, ", ") +
+                " of other files: the runtime links this module with theirs when it loads it" +
+                (Opts.Ptxas.empty() ? "" : "; cubins are relocatable (ptxas -c)"));
   if (Opts.Ptxas.empty()) {
     Report.Note("no ptxas: embedding PTX only (the driver JIT-compiles it at first launch)");
     return true;
   }
-  return runPtxas(Opts, PTX, Images, Report);
+  return runPtxas(Opts, PTX, !Imports.empty(), Images, Report);
 }
 
 } // namespace kernplug

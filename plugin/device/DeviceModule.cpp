@@ -232,6 +232,7 @@ void reportAtUse(const GlobalValue &GV, const Closure &All, const PassReporter &
 } // namespace
 
 std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry> &Kernels,
+                                          ArrayRef<Function *> Exports,
                                           const PluginOptions &Opts,
                                           const PassReporter &Report) {
   // The set answers "is it shared?"; the list keeps source order, so that the device module
@@ -250,6 +251,8 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
     SharedBytes.push_back(staticSharedBytes(One, Shared, DeviceLayout));
     All.addRoot(K.Fn);
   }
+  for (Function *F : Exports)
+    All.addRoot(F);
   All.run();
   // Computed gotos become switches in the host functions themselves, before the device clone
   // and the CPU entries copy them (IndirectBranches.cpp says why both need it).
@@ -293,9 +296,11 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
     if (GA.use_empty())
       GA.eraseFromParent();
 
-  SmallPtrSet<Function *, 8> DeviceKernels;
+  SmallPtrSet<Function *, 8> DeviceKernels, DeviceExports;
   for (KernelEntry &K : Kernels)
     DeviceKernels.insert(cast<Function>(VMap[K.Fn]));
+  for (Function *F : Exports)
+    DeviceExports.insert(cast<Function>(VMap[F]));
 
   for (Function &F : Dev->functions()) {
     stripHostAttributes(F);
@@ -304,7 +309,7 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
     F.setCallingConv(DeviceKernels.count(&F) ? CallingConv::PTX_Kernel : CallingConv::C);
     if (F.isDeclaration())
       continue;
-    if (DeviceKernels.count(&F)) {
+    if (DeviceKernels.count(&F) || DeviceExports.count(&F)) {
       F.setLinkage(GlobalValue::ExternalLinkage);
       F.setVisibility(GlobalValue::DefaultVisibility);
     } else {

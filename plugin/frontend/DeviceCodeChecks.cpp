@@ -322,9 +322,15 @@ private:
       St.noteRoot(Current);
       return;
     }
+    // Defined in another file (or a PTX library): linked with the other files' device code
+    // when the module is loaded (docs/compiling.md, "Device code in several files").
+    if (Callee->hasAttr<CUDADeviceAttr>())
+      return;
     St.error(CE->getBeginLoc(), "'%0' has no definition in this file and is not provided on "
                                 "the GPU; device code can call functions defined in the same "
-                                "file, math.h functions, printf and the kernplug.h API")
+                                "file, math.h functions, printf, the kernplug.h API, and "
+                                "functions of other files declared with 'device' on their "
+                                "prototype")
         << nameOf(Callee);
     St.noteRoot(Current);
   }

@@ -10,6 +10,7 @@
 
 #include "attributes/Attributes.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Mangle.h"
@@ -91,6 +92,24 @@ DeviceFunctionInfo describeFunction(ASTContext &Ctx, const FunctionDecl *FD) {
   return F;
 }
 
+/// The `device` functions this file exports to other files' device code (defined here, not
+/// static) and imports from them (declared `device`, defined nowhere in this file).
+void collectDeviceLinkage(ASTContext &Ctx, TranslationUnitInfo &Info) {
+  llvm::StringSet<> Seen;
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (!FD || !FD->hasAttr<CUDADeviceAttr>() || !FD->getIdentifier() ||
+        !Seen.insert(FD->getName()).second)
+      continue;
+    if (const FunctionDecl *Def = FD->getDefinition()) {
+      if (Def->isExternallyVisible() && !Def->isInlined() && !isKernel(Def))
+        Info.DeviceExports.push_back(FD->getName().str());
+    } else if (!FD->getBuiltinID()) {
+      Info.DeviceImports.push_back(FD->getName().str());
+    }
+  }
+}
+
 } // namespace
 
 bool KernelCollector::HandleTopLevelDecl(DeclGroupRef DG) {
@@ -124,6 +143,7 @@ void KernelCollector::HandleTranslationUnit(ASTContext &Ctx) {
       if (isKernel(FD) || isVectorize(FD) || isGuvectorize(FD) || isReduce(FD))
         Info->Functions.push_back(describeFunction(Ctx, FD));
     }
+  collectDeviceLinkage(Ctx, *Info);
 }
 
 } // namespace kernplug

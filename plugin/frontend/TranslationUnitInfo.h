@@ -41,6 +41,10 @@ struct DeviceFunctionInfo {
 struct TranslationUnitInfo {
   std::string MainFile;
   std::vector<DeviceFunctionInfo> Functions; // kernels, then the others; each in source order
+  // Separate compilation (docs/compiling.md): `device` functions defined here with external
+  // linkage, which other files' device code may call, and `device` functions declared here
+  // and defined elsewhere; IR names, in source order.
+  std::vector<std::string> DeviceExports, DeviceImports;
 };
 
 } // namespace kernplug

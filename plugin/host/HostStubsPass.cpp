@@ -15,7 +15,7 @@ namespace kernplug {
 
 PreservedAnalyses HostStubsPass::run(Module &M, ModuleAnalysisManager &MAM) {
   TranslationUnitInfo Info = readTranslationUnitInfo(M);
-  if (Info.Functions.empty())
+  if (Info.Functions.empty() && Info.DeviceExports.empty())
     return PreservedAnalyses::all();
   std::vector<KernelEntry> Kernels = readKernelEntries(M);
   // Alone under opt: the CPU entries' passes that have not run.
@@ -32,7 +32,9 @@ PreservedAnalyses HostStubsPass::run(Module &M, ModuleAnalysisManager &MAM) {
     MAM.invalidate(M, BarrierFissionPass().run(M, MAM));
     Kernels = readKernelEntries(M);
   }
-  if (!Kernels.empty()) {
+  // A file of device functions only (no kernels) still registers its GPU code, which the
+  // runtime links into the modules that call those functions.
+  if (!Kernels.empty() || S.Pending->Job) {
     PendingDevice &Pending = *S.Pending;
     // Without a device job (this pass alone under opt) the tables get the placeholders of
     // the images the options ask for.

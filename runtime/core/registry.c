@@ -229,6 +229,14 @@ size_t kp_registry_kernel_count(void) {
   return n;
 }
 
+size_t kp_registry_modules(kp_module_desc **out, size_t max) {
+  pthread_rwlock_rdlock(&g_lock);
+  size_t n = g_num_modules;
+  for (size_t i = 0; i < n && i < max; i++) out[i] = g_modules[i];
+  pthread_rwlock_unlock(&g_lock);
+  return n;
+}
+
 /* A scan of the modules: programs have tens of kernels, and the calls that need this
  * (ufunc, gufunc, reduce) do far more work than the scan. */
 size_t kp_registry_find_all(const void *f, uint64_t flag, kp_kernel_desc **out, size_t max) {

@@ -18,6 +18,11 @@ unsigned long long kp_registry_generation(void);
  * reduce) share their host_fn, the user's function, so they are found only this way. */
 size_t kp_registry_find_all(const void *f, uint64_t flag, kp_kernel_desc **out, size_t max);
 
+/* The registered modules, in registration order: copies up to max into out and returns how
+ * many there are (for the CUDA backend's device link, which looks for the modules defining
+ * the device functions a module calls). */
+size_t kp_registry_modules(kp_module_desc **out, size_t max);
+
 /* What a function is to kernplug, for messages about calling it the wrong way. */
 typedef enum kp_function_kind {
   KP_FUNCTION_PLAIN, /* none of the others: a plain function, or built without the plugin */

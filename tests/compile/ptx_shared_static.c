@@ -3,7 +3,9 @@
 // device runtime's .extern .shared array.
 #include <kernplug.h>
 typedef struct pair { int a; double b; } pair;
-__attribute__((device)) double from_device_function(int t) {
+// static: a non-static device function is also exported to other files' device code, and its
+// array is then declared at module scope, before the kernel (docs/compiling.md).
+static __attribute__((device)) double from_device_function(int t) {
   static __attribute__((shared)) double ring[64];
   ring[t] = t;
   syncthreads();

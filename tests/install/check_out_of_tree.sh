@@ -69,18 +69,25 @@ uses_prefix "$work/cmake/saxpy" libkernplug_rt
 run_saxpy "$work/cmake/saxpy"
 
 if command -v pkg-config >/dev/null 2>&1; then
-  step "make: pkg-config and kpcc with PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig"
-  PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig
-  export PKG_CONFIG_PATH
-  pkg-config --cflags --libs kernplug
-  plugin=$(pkg-config --variable=plugin kernplug)
+  step "make: pkg-config and kpcc with make PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig"
+  # As the Makefile's comment says to run it: the path on make's command line, not in the
+  # environment (where an outer PKG_CONFIG_PATH must not help it).
+  pcdir=$prefix/$libdir/pkgconfig
+  PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs kernplug
+  plugin=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=plugin kernplug)
   [ -f "$plugin" ] || fail "pkg-config's plugin is not a file: $plugin"
   mkdir -p "$work/make"
-  make -C "$work/make" -f "$example/Makefile" CC="$cc"
+  env -u PKG_CONFIG_PATH make -C "$work/make" -f "$example/Makefile" CC="$cc" \
+    PKG_CONFIG_PATH="$pcdir" || fail "make PKG_CONFIG_PATH=$pcdir"
   for p in saxpy saxpy_kpcc; do
     uses_prefix "$work/make/$p" libkernplug_rt
     run_saxpy "$work/make/$p"
   done
+  # And from the environment, as pkg-config users also do.
+  mkdir -p "$work/make-env"
+  PKG_CONFIG_PATH=$pcdir make -C "$work/make-env" -f "$example/Makefile" CC="$cc" saxpy ||
+    fail "PKG_CONFIG_PATH=$pcdir make"
+  run_saxpy "$work/make-env/saxpy"
 else
   step "no pkg-config: the Makefile is not checked; kpcc from $prefix/bin"
   mkdir -p "$work/kpcc"

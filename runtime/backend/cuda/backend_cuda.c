@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "backend/cuda/cuda_backend.h"
+#include "backend/cuda/cuda_link.h"
 #include "core/launch.h"
 
 /* Oldest driver accepted: CUDA 10.0 introduced PTX ISA 6.3, the lowest the plugin emits. */
@@ -111,10 +112,23 @@ kp_error kp_cuda_fail(CUresult r, kp_error otherwise, const char *call, const ch
 
 /* ---- start-up ---------------------------------------------------------------------------- */
 
+/* The dynamic section of the program: absent (NULL) in a statically linked one (-static). */
+extern const char _DYNAMIC[] __attribute__((weak, visibility("hidden")));
+
 static int load_driver(char *why, size_t why_size) {
   const char *path = getenv("KP_LIBCUDA");
   if (!path || !*path) path = "libcuda.so.1";
   snprintf(g_libcuda_path, sizeof g_libcuda_path, "%s", path);
+  /* dlopen in a static program brings a second libc along, under which the driver crashes
+   * (NVIDIA supports only dynamically linked programs). */
+  if (!_DYNAMIC) {
+    snprintf(why, why_size,
+             "this program is statically linked (-static), and the NVIDIA driver %s loads only "
+             "into dynamically linked programs: link with kpcc -static-libkernplug instead (the "
+             "runtime static, the C library dynamic)",
+             path);
+    return 0;
+  }
   kp_cu.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!kp_cu.lib) {
     const char *e = dlerror();
@@ -319,6 +333,8 @@ static kp_error load_module(const kp_kernel_desc *k, CUmodule *out) {
   const kp_image_desc *cubin, *ptx, *too_new;
   const int g_sm = g_devices[tls_device].sm;
   pick_images(m, g_sm, &cubin, &ptx, &too_new);
+  /* Calls device functions of other files: linked with theirs (its cubins are relocatable). */
+  if (ptx && kp_ptx_has_imports(ptx->data)) return kp_cuda_load_linked(k, ptx->data, g_sm, out);
   CUresult cubin_result = CUDA_SUCCESS;
   if (cubin) {
     cubin_result = kp_cu.cuModuleLoadDataEx(out, cubin->data, 0, NULL, NULL);

@@ -142,7 +142,22 @@ typedef void (*CUhostFn)(void *data);
   X(cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize,                            \
     (int *min_grid_size, int *block_size, CUfunction fn, CUoccupancyB2DSize dynamic_bytes_of,      \
      size_t dynamic_bytes, int block_size_limit))                                                  \
-  KP_CUDA_STREAM_FUNCTIONS(X)
+  KP_CUDA_STREAM_FUNCTIONS(X)                                                                      \
+  KP_CUDA_LINK_FUNCTIONS(X)
+
+/* The JIT linker (cuda_link.c): modules whose device code calls `device` functions of other
+ * files are linked with those files' PTX when loaded. */
+typedef struct CUlinkState_st *CUlinkState;
+enum { CU_JIT_INPUT_CUBIN = 0, CU_JIT_INPUT_PTX = 1 }; /* CUjitInputType */
+typedef int CUjitInputType;
+#define KP_CUDA_LINK_FUNCTIONS(X)                                                                  \
+  X(cuLinkCreate, cuLinkCreate_v2,                                                                 \
+    (unsigned num_options, CUjit_option *options, void **option_values, CUlinkState *state))       \
+  X(cuLinkAddData, cuLinkAddData_v2,                                                               \
+    (CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name,            \
+     unsigned num_options, CUjit_option *options, void **option_values))                           \
+  X(cuLinkComplete, cuLinkComplete, (CUlinkState state, void **cubin, size_t *size))               \
+  X(cuLinkDestroy, cuLinkDestroy, (CUlinkState state))
 
 /* Streams and events (cuda_stream.c). cuEventElapsedTime is the original symbol, which every
  * driver since CUDA 2 exports (the _v2 of CUDA 12.8 only changes how errors are reported). */
