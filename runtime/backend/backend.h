@@ -145,6 +145,12 @@ typedef struct kp_backend {
 #define KP_STREAM_HOOK_FIELD(Ret, Name, Params) Ret(*Name) Params;
   KP_BACKEND_STREAM_HOOKS(KP_STREAM_HOOK_FIELD)
 #undef KP_STREAM_HOOK_FIELD
+  /* The driver objects behind kernplug's, for CUDA libraries (backend/native_handles.c): the
+   * calling thread's device's context in *out (a CUcontext); stream_wrap makes s (external
+   * set, flags and device to fill) stand for the driver stream `native` (a CUstream) other
+   * code created. NULL: the backend has no driver objects (the CPU backend). */
+  kp_error (*native_context)(void **out, const char *what);
+  kp_error (*stream_wrap)(kp_stream s, void *native, const char *what);
   /* The module is being unregistered (registry.c; its library is being dlclose()d, or the
    * process exits): drop what the backend keeps in its runtime_data slots and those of its
    * kernels (the loaded GPU code). Reports nothing. NULL: nothing is kept. */

@@ -44,6 +44,13 @@ kp_error kp_operand_stage(kp_operand *op, const void *user, size_t bytes, int co
     op->device = (void *)(uintptr_t)user;
     return KP_SUCCESS;
   }
+  /* Device or managed memory other CUDA code allocated (cudaMalloc, cudaMallocManaged): used
+   * in place like a device array, unsized (the driver knows its owner, not its extent);
+   * copying it as host memory would read device addresses on the host. */
+  if (be->is_foreign_device_memory && be->is_foreign_device_memory(user)) {
+    op->device = (void *)(uintptr_t)user;
+    return KP_SUCCESS;
+  }
   return kp_stage(be, op, user, bytes, copy_in, is_output, 0, what);
 }
 

@@ -158,6 +158,8 @@ typedef void (*CUhostFn)(void *data);
   X(cuEventElapsedTime, cuEventElapsedTime, (float *ms, CUevent start, CUevent end))               \
   X(cuStreamWaitEvent, cuStreamWaitEvent, (CUstream stream, CUevent event, unsigned flags))        \
   X(cuLaunchHostFunc, cuLaunchHostFunc, (CUstream stream, CUhostFn fn, void *data))                \
+  X(cuStreamGetCtx, cuStreamGetCtx, (CUstream stream, CUcontext * ctx))                            \
+  X(cuStreamGetFlags, cuStreamGetFlags, (CUstream stream, unsigned *flags))                        \
   X(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2,                                                       \
     (CUdeviceptr dst, const void *src, size_t bytes, CUstream stream))                             \
   X(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2,                                                       \

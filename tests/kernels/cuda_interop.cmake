@@ -1,0 +1,40 @@
+# kernplug beside other CUDA code (cuda_interop_expect.c, docs/cuda-libraries.md): device
+# memory other code allocated through the driver, the driver objects behind kernplug's, wrapped
+# streams. The CUDA path runs on the fake driver of tests/runtime; the CPU backend says why it
+# has no driver objects.
+set(ci_err "kernplug: error: ")
+set(ci_cpu "the cpu backend, which has no CUDA driver objects")
+kp_kernel_expect(cuda_interop_cpu cuda_interop_expect EXPECT fail ARGS mistakes_cpu
+  ENV KP_BACKEND=cpu
+  STDOUT "cpu_stream: kp_cuda_stream(the default stream): kernels run on ${ci_cpu}"
+         "CUDA libraries need the CUDA backend (a GPU, KP_BACKEND=cuda)"
+         "cpu_context: kp_cuda_context(): kernels run on ${ci_cpu}"
+         "cpu_wrap: kp_stream_from_cuda(0x"
+         "): kernels run on the cpu backend, which has no CUDA streams"
+  STDERR "${ci_err}kp_cuda_stream(the default stream): kernels run on ${ci_cpu}")
+
+if(TARGET fake_cuda)
+  set(ci_fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1")
+  foreach(scenario foreign foreign_managed handles wrap)
+    kp_kernel_expect(cuda_interop_fake_${scenario} cuda_interop_expect EXPECT success
+      ARGS ${scenario}
+      ENV ${ci_fake} FAKE_CUDA_LOG=${CMAKE_CURRENT_BINARY_DIR}/cuda_interop_${scenario}.log
+      STDOUT "cuda_interop ${scenario}: finished")
+  endforeach()
+  kp_kernel_expect(cuda_interop_fake_wrap_other_device cuda_interop_expect EXPECT success
+    ARGS wrap_other_device ENV ${ci_fake} FAKE_CUDA_DEVICES=2
+    STDOUT "other_device: launch(add_one, ...): stream 1 belongs to CUDA device 1"
+           "but this thread launches on CUDA device 0"
+           "cuda_interop wrap_other_device: finished")
+  kp_kernel_expect(cuda_interop_fake_mistakes cuda_interop_expect EXPECT success
+    ARGS mistakes_fake ENV ${ci_fake}
+    STDOUT "wrap_null: kp_stream_from_cuda((nil)): NULL is CUDA's legacy default stream, which is kernplug's default stream already"
+           "wrap_garbage: kp_stream_from_cuda(0x10): 0x10 is not a stream the CUDA driver knows"
+           "cuStreamGetCtx returned CUDA_ERROR_INVALID_HANDLE"
+           "stream_destroyed: kp_cuda_stream(stream " "was destroyed (kp_stream_destroy)"
+           "cuda_interop mistakes_fake: finished")
+  kp_kernel_expect(cuda_interop_fake_other_context cuda_interop_expect EXPECT fail
+    ARGS wrap_other_context ENV ${ci_fake} FAKE_CUDA_FAIL=stream_ctx
+    STDERR "${ci_err}kp_stream_from_cuda(0x" "which is not the primary context of any device"
+           "create the stream with cudaStreamCreate, or in kp_cuda_context()")
+endif()
