@@ -19,6 +19,8 @@ set -euo pipefail
 packages=(clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libclang-rt-19-dev cmake
           ninja-build make pkgconf python3 valgrind gdb)
 packages+=(python3-numpy)
+# openmpi-bin and libopenmpi-dev: mpicc and mpirun for examples/mpi_allreduce.c (docs/mpi.md).
+packages+=(openmpi-bin libopenmpi-dev)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   # Not Debian: check for the tools and say what is missing; installing is up to the user.
