@@ -188,6 +188,11 @@ KP_EXPORT void kp_free(void *p) {
               "kp_free: %p points %zu bytes into the %s array at %p: free the pointer the "
               "allocation returned",
               p, (size_t)((char *)p - (char *)e.start), kp_memory_kind_name(e.kind), e.start);
+    else if (be->is_foreign_device_memory && be->is_foreign_device_memory(p))
+      kp_fail(KP_ERROR_INVALID_VALUE,
+              "kp_free: %p is device memory other CUDA code allocated (cudaMalloc, "
+              "cudaMallocManaged, cuMemAlloc): free it the way it was allocated (cudaFree)",
+              p);
     else
       kp_fail(KP_ERROR_INVALID_VALUE,
               "kp_free: %p is not an array kernplug allocated (to_device, device_array, "

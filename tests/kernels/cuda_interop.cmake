@@ -16,10 +16,14 @@ kp_kernel_expect(cuda_interop_cpu cuda_interop_expect EXPECT fail ARGS mistakes_
 if(TARGET fake_cuda)
   set(ci_fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1")
   foreach(scenario foreign foreign_managed handles wrap)
+    set(ci_more "")
+    if(scenario MATCHES "^foreign")
+      set(ci_more "free_foreign: kp_free: 0x" "is device memory other CUDA code allocated (cudaMalloc, cudaMallocManaged, cuMemAlloc): free it the way it was allocated (cudaFree)")
+    endif()
     kp_kernel_expect(cuda_interop_fake_${scenario} cuda_interop_expect EXPECT success
       ARGS ${scenario}
       ENV ${ci_fake} FAKE_CUDA_LOG=${CMAKE_CURRENT_BINARY_DIR}/cuda_interop_${scenario}.log
-      STDOUT "cuda_interop ${scenario}: finished")
+      STDOUT "cuda_interop ${scenario}: finished" ${ci_more})
   endforeach()
   kp_kernel_expect(cuda_interop_fake_wrap_other_device cuda_interop_expect EXPECT success
     ARGS wrap_other_device ENV ${ci_fake} FAKE_CUDA_DEVICES=2

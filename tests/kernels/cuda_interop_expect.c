@@ -115,6 +115,12 @@ static void foreign_memory(int managed) {
   CHECK_LOG_COUNT("MISMATCH", 0);
   CHECK_LOG_COUNT("INVALID", 0);
   kp_free(d);
+  /* kernplug does not free what it did not allocate. */
+  kp_set_error_mode(KP_ERRORS_RETURN);
+  kp_free(x);
+  KT_CHECK(kp_last_error() == KP_ERROR_INVALID_VALUE, "kp_free of foreign memory is refused");
+  printf("free_foreign: %s\n", kp_last_error_message());
+  kp_set_error_mode(KP_ERRORS_ABORT);
 }
 
 /* The CUcontext is the device's primary context (cudart's); the CUstream of a kp_stream is
