@@ -13,6 +13,11 @@ kp_kernel_expect(cuda_interop_cpu cuda_interop_expect EXPECT fail ARGS mistakes_
          "): kernels run on the cpu backend, which has no CUDA streams"
   STDERR "${ci_err}kp_cuda_stream(the default stream): kernels run on ${ci_cpu}")
 
+# On a GPU (skipped without one): the same with the results checked.
+add_test(NAME kernel.cuda_interop.gpu COMMAND kt_cuda_interop_expect gpu)
+set_tests_properties(kernel.cuda_interop.gpu PROPERTIES LABELS gpu ENVIRONMENT "KP_BACKEND=cuda"
+                     SKIP_RETURN_CODE 77)
+
 if(TARGET fake_cuda)
   set(ci_fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1")
   foreach(scenario foreign foreign_managed handles wrap)

@@ -39,10 +39,11 @@ typedef int (*primary_ctx_fn)(void **, int);
 
 static void *driver_symbol(const char *name) {
   static void *lib;
-  if (!lib) lib = dlopen(getenv("KP_LIBCUDA"), RTLD_NOW | RTLD_NOLOAD);
-  KT_CHECK(lib, "the fake driver is loaded");
+  const char *lib_name = getenv("KP_LIBCUDA") ? getenv("KP_LIBCUDA") : "libcuda.so.1";
+  if (!lib) lib = dlopen(lib_name, RTLD_NOW | RTLD_NOLOAD);
+  KT_CHECK(lib, "the driver kernplug loaded (%s) is loaded", lib_name);
   void *f = dlsym(lib, name);
-  KT_CHECK(f, "the fake driver has %s", name);
+  KT_CHECK(f, "the driver has %s", name);
   return f;
 }
 #define DRIVER(type, name) ((type)(uintptr_t)driver_symbol(name))
@@ -205,6 +206,41 @@ static void wrap_other_device(void) {
   kp_stream_destroy(s);
 }
 
+/* On a GPU: the same calls on memory cuMemAlloc and cuMemAllocManaged returned, with the
+ * results checked, and a kernel and a ufunc on a wrapped stream. */
+static void gpu(void) {
+  float *x = foreign_array(N, 0), *y = foreign_array(N, 1), *sums = foreign_array(N / ROW, 0);
+  float host[N], back[N];
+  for (int i = 0; i < N; i++) host[i] = (float)i;
+  copy_to_device(x, host, N);
+  launch(add_one, 1, N)(x, N);                   /* x = i + 1 */
+  ufunc(add, N, y, x, 2.0f);                     /* y = i + 3 (managed) */
+  gufunc(row_sum, N / ROW, x, sums, ROW);        /* sums[r] = sum of row r of x */
+  float total = kp_reduce(fsum, y, N);           /* sum of i + 3 */
+  copy_to_host(back, y, N);
+  for (int i = 0; i < N; i++) KT_CHECK(back[i] == (float)i + 3, "y[%d] = %g", i, back[i]);
+  float s[N / ROW];
+  copy_to_host(s, sums, N / ROW);
+  for (int r = 0; r < N / ROW; r++) {
+    float want = 0;
+    for (int k = 0; k < ROW; k++) want += (float)(r * ROW + k) + 1;
+    KT_CHECK(s[r] == want, "sums[%d] = %g, expected %g", r, s[r], want);
+  }
+  KT_CHECK(total == (float)(N * (N - 1) / 2 + 3 * N), "kp_reduce: %g", total);
+  void *cs = NULL;
+  KT_CHECK(DRIVER(stream_create_fn, "cuStreamCreate")(&cs, 1) == 0, "cuStreamCreate");
+  kp_stream t = kp_stream_from_cuda(cs);
+  KT_CHECK(kp_cuda_stream(t) == cs, "the wrapped stream comes back");
+  launch(add_one, 1, N, 0, t)(x, N);             /* x = i + 2 */
+  ufunc_stream(t, add, N, y, x, 1.0f);           /* y = i + 3 */
+  copy_to_host_async(back, y, N, t);
+  kp_stream_synchronize(t);
+  for (int i = 0; i < N; i++) KT_CHECK(back[i] == (float)i + 3, "on the stream: y[%d] = %g", i,
+                                       back[i]);
+  kp_stream_destroy(t);
+  KT_CHECK(DRIVER(stream_destroy_fn, "cuStreamDestroy_v2")(cs) == 0, "cuStreamDestroy");
+}
+
 /* Mistakes, each an error in return mode (cuda_interop.cmake checks the messages); returns
  * the error the mistake must cause. */
 static kp_error mistake(const char *s) {
@@ -227,6 +263,7 @@ int main(int argc, char **argv) {
   if (!strcmp(s, "foreign")) foreign_memory(0);
   else if (!strcmp(s, "foreign_managed")) foreign_memory(1);
   else if (!strcmp(s, "handles")) handles();
+  else if (!strcmp(s, "gpu")) gpu();
   else if (!strcmp(s, "wrap")) wrap();
   else if (!strcmp(s, "wrap_other_device")) wrap_other_device();
   else if (!strcmp(s, "mistakes_cpu") || !strcmp(s, "mistakes_fake")) {
