@@ -101,6 +101,9 @@ typedef struct kp_backend {
   /* Whether ptr, unknown to the allocation table, is device or managed memory that other code
    * allocated (the CUDA driver knows; the CPU backend has none). NULL: never. */
   int (*is_foreign_device_memory)(const void *ptr);
+  /* The allocation such memory lies in (cuMemGetAddressRange): 1 with its start and size, 0
+   * when the backend cannot say. NULL: never known. */
+  int (*foreign_device_range)(const void *ptr, void **base, size_t *size);
   /* Whether a kernel needs the host range [host, host + bytes) copied into device memory to
    * use it (the array operands of ufunc, gufunc and kp_reduce; staging.c). NULL: always, as
    * on a GPU, whose device memory is not host memory. */

@@ -148,8 +148,23 @@ kp_error kp_check_alloc_range(const char *what, const void *p, size_t bytes,
   return KP_SUCCESS;
 }
 
+kp_error kp_check_foreign_range(const kp_backend *be, const char *what, const void *p,
+                                size_t bytes) {
+  void *base = NULL;
+  size_t size = 0;
+  if (!be->foreign_device_range || !be->foreign_device_range(p, &base, &size))
+    return KP_SUCCESS; /* the driver cannot say: unchecked */
+  size_t offset = (size_t)((const char *)p - (const char *)base);
+  if (offset > size || bytes > size - offset)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "%s: %zu bytes at %p run past the end of the device memory other CUDA code "
+                   "allocated there (%zu bytes at %p, %zu bytes in)",
+                   what, bytes, p, size, base, offset);
+  return KP_SUCCESS;
+}
+
 /* Checks that [d, d + bytes) lies inside one live device or managed array, or in device
- * memory other CUDA code allocated (whose size only the driver knows). */
+ * memory other CUDA code allocated (sized by the driver). */
 kp_error kp_check_device_range(const char *what, const void *d, size_t bytes) {
   kp_alloc_info e;
   if (!d)
@@ -159,7 +174,7 @@ kp_error kp_check_device_range(const char *what, const void *d, size_t bytes) {
       return kp_fail(KP_ERROR_INVALID_VALUE, "%s: device array %p was already freed", what, d);
     const kp_backend *be = kp_backend_chosen();
     if (be && be->is_foreign_device_memory && be->is_foreign_device_memory(d))
-      return KP_SUCCESS;
+      return kp_check_foreign_range(be, what, d, bytes);
     return kp_fail(KP_ERROR_INVALID_VALUE,
                    "%s: %p is not a device array (not returned by to_device, device_array or "
                    "managed_array, or already freed)",

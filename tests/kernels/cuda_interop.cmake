@@ -23,7 +23,10 @@ if(TARGET fake_cuda)
   foreach(scenario foreign foreign_managed handles wrap)
     set(ci_more "")
     if(scenario MATCHES "^foreign")
-      set(ci_more "free_foreign: kp_free: 0x" "is device memory other CUDA code allocated (cudaMalloc, cudaMallocManaged, cuMemAlloc): free it the way it was allocated (cudaFree)")
+      set(ci_more "free_foreign: kp_free: 0x" "is device memory other CUDA code allocated (cudaMalloc, cudaMallocManaged, cuMemAlloc): free it the way it was allocated (cudaFree)"
+        "ufunc_past_end: ufunc(add, ...): input 1 ('a', 257 x f32): 1028 bytes at 0x" "run past the end of the device memory other CUDA code allocated there (1024 bytes at 0x" ", 0 bytes in)"
+        "reduce_past_end: kp_reduce(fsum, ...): argument 'in': 1024 bytes at 0x" ", 4 bytes in)"
+        "copy_past_end: copy_to_host: 1024 bytes at 0x")
     endif()
     kp_kernel_expect(cuda_interop_fake_${scenario} cuda_interop_expect EXPECT success
       ARGS ${scenario}

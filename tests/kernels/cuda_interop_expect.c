@@ -116,11 +116,24 @@ static void foreign_memory(int managed) {
   CHECK_LOG_COUNT("MISMATCH", 0);
   CHECK_LOG_COUNT("INVALID", 0);
   kp_free(d);
-  /* kernplug does not free what it did not allocate. */
+  /* kernplug does not free what it did not allocate, and checks ranges against the driver's
+   * allocation as against its own arrays: nothing runs or copies. */
   kp_set_error_mode(KP_ERRORS_RETURN);
   kp_free(x);
   KT_CHECK(kp_last_error() == KP_ERROR_INVALID_VALUE, "kp_free of foreign memory is refused");
   printf("free_foreign: %s\n", kp_last_error_message());
+  int launches = count(read_log(), "cuLaunchKernel"), copies = count(read_log(), "cuMemcpy");
+  ufunc(add, N + 1, y, x, 2.0f);
+  KT_CHECK(kp_last_error() == KP_ERROR_INVALID_VALUE, "ufunc past the end is refused");
+  printf("ufunc_past_end: %s\n", kp_last_error_message());
+  kp_reduce(fsum, y + 1, N);
+  KT_CHECK(kp_last_error() == KP_ERROR_INVALID_VALUE, "kp_reduce past the end is refused");
+  printf("reduce_past_end: %s\n", kp_last_error_message());
+  copy_to_host(host, x + 1, N);
+  KT_CHECK(kp_last_error() == KP_ERROR_INVALID_VALUE, "copy_to_host past the end is refused");
+  printf("copy_past_end: %s\n", kp_last_error_message());
+  KT_CHECK(count(read_log(), "cuLaunchKernel") == launches &&
+           count(read_log(), "cuMemcpy") == copies, "nothing ran; log:\n%s", read_log());
   kp_set_error_mode(KP_ERRORS_ABORT);
 }
 

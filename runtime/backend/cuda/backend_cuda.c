@@ -694,6 +694,7 @@ static kp_backend g_cuda = {
     .register_host = kp_cuda_register_host,
     .unregister_host = kp_cuda_unregister_host,
     .is_foreign_device_memory = kp_cuda_is_foreign_device_memory,
+    .foreign_device_range = kp_cuda_foreign_device_range,
     .to_device = kp_cuda_to_device,
     .to_host = kp_cuda_to_host,
     .device_to_device = kp_cuda_device_to_device,

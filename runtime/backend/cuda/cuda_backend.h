@@ -55,6 +55,7 @@ kp_error kp_cuda_release_kind(kp_memory_kind kind, int device, void *p, size_t b
 kp_error kp_cuda_register_host(void *p, size_t bytes, const char *what);
 kp_error kp_cuda_unregister_host(void *p, const char *what);
 int kp_cuda_is_foreign_device_memory(const void *p);
+int kp_cuda_foreign_device_range(const void *p, void **base, size_t *size);
 kp_error kp_cuda_to_device(void *dst, const void *src, size_t bytes, const char *what);
 kp_error kp_cuda_to_host(void *dst, const void *src, size_t bytes, const char *what);
 kp_error kp_cuda_device_to_device(void *dst, const void *src, size_t bytes, const char *what);

@@ -196,7 +196,9 @@ typedef int CUmemPool_attribute;
   X(cuMemHostUnregister, cuMemHostUnregister, (void *p))                                           \
   X(cuMemGetInfo, cuMemGetInfo_v2, (size_t * free_bytes, size_t * total_bytes))                    \
   X(cuPointerGetAttribute, cuPointerGetAttribute,                                                  \
-    (void *data, CUpointer_attribute attribute, CUdeviceptr ptr))
+    (void *data, CUpointer_attribute attribute, CUdeviceptr ptr))                                  \
+  X(cuMemGetAddressRange, cuMemGetAddressRange_v2,                                                 \
+    (CUdeviceptr * base, size_t * size, CUdeviceptr ptr))
 
 /* The stream-ordered allocator (CUDA 11.2+), loaded when the driver has it: cuda_memory.c
  * falls back to cuMemAlloc/cuMemFree without it, so it is not in the list above. */
