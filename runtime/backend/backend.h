@@ -104,6 +104,10 @@ typedef struct kp_backend {
   /* The allocation such memory lies in (cuMemGetAddressRange): 1 with its start and size, 0
    * when the backend cannot say. NULL: never known. */
   int (*foreign_device_range)(const void *ptr, void **base, size_t *size);
+  /* Whether ptr, unknown to the allocation table, is a GPU's memory that this backend's kernels
+   * and copies cannot use (the CPU backend, in a process whose other CUDA code allocated it
+   * with cudaMalloc). NULL: never. */
+  int (*is_unreachable_gpu_memory)(const void *ptr);
   /* Whether a kernel needs the host range [host, host + bytes) copied into device memory to
    * use it (the array operands of ufunc, gufunc and kp_reduce; staging.c). NULL: always, as
    * on a GPU, whose device memory is not host memory. */

@@ -163,6 +163,16 @@ kp_error kp_check_foreign_range(const kp_backend *be, const char *what, const vo
   return KP_SUCCESS;
 }
 
+kp_error kp_check_reachable(const kp_backend *be, const char *what, const void *p) {
+  if (!be || !be->is_unreachable_gpu_memory || !be->is_unreachable_gpu_memory(p))
+    return KP_SUCCESS;
+  return kp_fail(KP_ERROR_INVALID_VALUE,
+                 "%s: %p is memory of a CUDA GPU (cudaMalloc, cudaMallocManaged, cuMemAlloc), "
+                 "but kernels run on the %s backend, which cannot use it: allocate it with "
+                 "device_array or managed_array, or run on the CUDA backend (KP_BACKEND=cuda)",
+                 what, p, be->name);
+}
+
 /* Checks that [d, d + bytes) lies inside one live device or managed array, or in device
  * memory other CUDA code allocated (sized by the driver). */
 kp_error kp_check_device_range(const char *what, const void *d, size_t bytes) {
@@ -175,6 +185,7 @@ kp_error kp_check_device_range(const char *what, const void *d, size_t bytes) {
     const kp_backend *be = kp_backend_chosen();
     if (be && be->is_foreign_device_memory && be->is_foreign_device_memory(d))
       return kp_check_foreign_range(be, what, d, bytes);
+    if (kp_check_reachable(be, what, d)) return KP_ERROR_INVALID_VALUE;
     return kp_fail(KP_ERROR_INVALID_VALUE,
                    "%s: %p is not a device array (not returned by to_device, device_array or "
                    "managed_array, or already freed)",

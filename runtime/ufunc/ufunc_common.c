@@ -52,6 +52,7 @@ kp_error kp_operand_stage(kp_operand *op, const void *user, size_t bytes, int co
     op->device = (void *)(uintptr_t)user;
     return kp_check_foreign_range(be, what, user, bytes);
   }
+  if (kp_check_reachable(be, what, user)) return KP_ERROR_INVALID_VALUE;
   return kp_stage(be, op, user, bytes, copy_in, is_output, 0, what);
 }
 

@@ -38,6 +38,18 @@ if(TARGET fake_cuda)
     STDOUT "other_device: launch(add_one, ...): stream 1 belongs to CUDA device 1"
            "but this thread launches on CUDA device 0"
            "cuda_interop wrap_other_device: finished")
+  kp_kernel_expect(cuda_interop_fake_wrap_skips_inactive cuda_interop_expect EXPECT success
+    ARGS wrap_skips_inactive ENV ${ci_fake} FAKE_CUDA_DEVICES=3
+    FAKE_CUDA_LOG=${CMAKE_CURRENT_BINARY_DIR}/cuda_interop_wrap_skips_inactive.log
+    STDOUT "cuda_interop wrap_skips_inactive: finished")
+  # The CPU backend in a process with a GPU's memory (the fake driver loaded by the program).
+  set(ci_gpu_mem "is memory of a CUDA GPU (cudaMalloc, cudaMallocManaged, cuMemAlloc), but kernels run on the cpu backend, which cannot use it: allocate it with device_array or managed_array, or run on the CUDA backend (KP_BACKEND=cuda)")
+  kp_kernel_expect(cuda_interop_cpu_gpu_memory cuda_interop_expect EXPECT success
+    ARGS cpu_gpu_memory ENV KP_BACKEND=cpu "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
+    STDOUT "cpu_launch: launch(add_one, ...): parameter 'x': 0x" "cpu_ufunc: ufunc(add, ...): input 1 ('a', 256 x f32): 0x"
+           "cpu_reduce: kp_reduce(fsum, ...): argument 'in': 0x" "cpu_copy_to_host: copy_to_host: 0x"
+           "cpu_copy_dtod: copy_device_to_device: 0x" "${ci_gpu_mem}"
+           "cuda_interop cpu_gpu_memory: finished")
   kp_kernel_expect(cuda_interop_fake_mistakes cuda_interop_expect EXPECT success
     ARGS mistakes_fake ENV ${ci_fake}
     STDOUT "wrap_null: kp_stream_from_cuda((nil)): NULL is CUDA's legacy default stream, which is kernplug's default stream already"

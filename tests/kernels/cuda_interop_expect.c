@@ -36,6 +36,7 @@ typedef int (*mem_alloc_managed_fn)(unsigned long long *, size_t, unsigned);
 typedef int (*stream_create_fn)(void **, unsigned);
 typedef int (*stream_destroy_fn)(void *);
 typedef int (*primary_ctx_fn)(void **, int);
+typedef int (*ctx_set_current_fn)(void *);
 
 static void *driver_symbol(const char *name) {
   static void *lib;
@@ -254,6 +255,62 @@ static void gpu(void) {
   KT_CHECK(DRIVER(stream_destroy_fn, "cuStreamDestroy_v2")(cs) == 0, "cuStreamDestroy");
 }
 
+/* Three devices, kernplug on device 0, a stream made by other code on device 2: wrapping it
+ * finds device 2 without creating a context on device 1, whose primary context nobody uses
+ * (on a node shared by MPI ranks, another rank's GPU). */
+static void wrap_skips_inactive(void) {
+  float *d0 = device_array(float, N); /* kernplug on device 0 */
+  void *ctx0 = kp_cuda_context(), *ctx2 = NULL, *cs = NULL;
+  KT_CHECK(DRIVER(primary_ctx_fn, "cuDevicePrimaryCtxRetain")(&ctx2, 2) == 0, "retain 2");
+  KT_CHECK(DRIVER(ctx_set_current_fn, "cuCtxSetCurrent")(ctx2) == 0, "ctx 2");
+  KT_CHECK(DRIVER(stream_create_fn, "cuStreamCreate")(&cs, 0) == 0, "cuStreamCreate");
+  KT_CHECK(DRIVER(ctx_set_current_fn, "cuCtxSetCurrent")(ctx0) == 0, "back to ctx 0");
+  kp_stream s = kp_stream_from_cuda(cs);
+  KT_CHECK(s, "kp_stream_from_cuda: %s", kp_last_error_message());
+  CHECK_LOG_COUNT("cuDevicePrimaryCtxGetState device 1 -> inactive\n", 1);
+  CHECK_LOG_COUNT("cuDevicePrimaryCtxRetain device 1\n", 0);
+  kp_select_device(2);
+  float *d2 = device_array(float, N);
+  launch(add_one, 1, N, 0, s)(d2, N);
+  char line[128];
+  snprintf(line, sizeof line, "stream=%p params=", cs);
+  CHECK_LOG_COUNT(line, 1);
+  kp_stream_destroy(s);
+  kp_free(d2);
+  kp_select_device(0);
+  kp_free(d0);
+}
+
+/* KP_BACKEND=cpu in a process whose other CUDA code allocated GPU memory (the fake driver,
+ * loaded and started here as cudart would): every call refuses the pointer saying what it
+ * is, and nothing reads it (the CPU would fault). */
+static void cpu_gpu_memory(void) {
+  void *lib = dlopen(getenv("KP_LIBCUDA"), RTLD_NOW | RTLD_GLOBAL);
+  KT_CHECK(lib, "loading the fake driver: %s", dlerror());
+  void *ctx = NULL;
+  KT_CHECK(DRIVER(int (*)(unsigned), "cuInit")(0) == 0, "cuInit");
+  KT_CHECK(DRIVER(primary_ctx_fn, "cuDevicePrimaryCtxRetain")(&ctx, 0) == 0, "retain");
+  KT_CHECK(DRIVER(ctx_set_current_fn, "cuCtxSetCurrent")(ctx) == 0, "cuCtxSetCurrent");
+  float *g = foreign_array(N, 0), *out = device_array(float, N), host[N] = {0};
+  kp_set_error_mode(KP_ERRORS_RETURN);
+  launch(add_one, 1, N)(g, N);
+  printf("cpu_launch: %s\n", kp_last_error_message());
+  ufunc(add, N, out, g, 1.0f);
+  printf("cpu_ufunc: %s\n", kp_last_error_message());
+  kp_reduce(fsum, g, N);
+  printf("cpu_reduce: %s\n", kp_last_error_message());
+  copy_to_host(host, g, N);
+  printf("cpu_copy_to_host: %s\n", kp_last_error_message());
+  copy_device_to_device(out, g, N);
+  printf("cpu_copy_dtod: %s\n", kp_last_error_message());
+  kp_set_error_mode(KP_ERRORS_ABORT);
+  /* Host memory is still host memory with the driver loaded. */
+  ufunc(add, N, out, host, 1.0f);
+  copy_to_host(host, out, N);
+  for (int i = 0; i < N; i++) KT_CHECK(host[i] == 1.0f, "host[%d] = %g", i, host[i]);
+  kp_free(out);
+}
+
 /* Mistakes, each an error in return mode (cuda_interop.cmake checks the messages); returns
  * the error the mistake must cause. */
 static kp_error mistake(const char *s) {
@@ -277,8 +334,10 @@ int main(int argc, char **argv) {
   else if (!strcmp(s, "foreign_managed")) foreign_memory(1);
   else if (!strcmp(s, "handles")) handles();
   else if (!strcmp(s, "gpu")) gpu();
+  else if (!strcmp(s, "cpu_gpu_memory")) cpu_gpu_memory();
   else if (!strcmp(s, "wrap")) wrap();
   else if (!strcmp(s, "wrap_other_device")) wrap_other_device();
+  else if (!strcmp(s, "wrap_skips_inactive")) wrap_skips_inactive();
   else if (!strcmp(s, "mistakes_cpu") || !strcmp(s, "mistakes_fake")) {
     static const char *const cpu[] = {"cpu_stream", "cpu_context", "cpu_wrap"};
     static const char *const fake[] = {"wrap_null", "wrap_garbage", "stream_destroyed"};

@@ -496,6 +496,7 @@ static kp_backend g_cpu = {
     .register_host = cpu_register_host,
     .unregister_host = cpu_unregister_host,
     .host_range_needs_copy = cpu_host_range_needs_copy,
+    .is_unreachable_gpu_memory = kp_cpu_is_gpu_memory,
     .to_device = cpu_copy,
     .to_host = cpu_copy,
     .device_to_device = cpu_copy,

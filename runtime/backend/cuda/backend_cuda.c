@@ -302,9 +302,19 @@ kp_error kp_cuda_native_context(void **out, const char *what) {
 
 int kp_cuda_device_of_context(void *context, const char *what) {
   for (int i = 0; i < g_device_count; i++) {
-    CUcontext c;
-    /* Retained here if kernplug has not used device i yet: using the stream will need it. */
-    if (device_context(i, what, &c)) return -1;
+    CUcontext c = __atomic_load_n(&g_devices[i].context, __ATOMIC_ACQUIRE);
+    if (!c) {
+      /* A stream lives only in a context someone created: an inactive primary context is not
+       * retained (that would create a context on a GPU this process may not use, e.g.
+       * another MPI rank's). An active one is retained: using the stream will need it. */
+      unsigned flags = 0;
+      int active = 0;
+      if (kp_cu.cuDevicePrimaryCtxGetState(g_devices[i].handle, &flags, &active) !=
+              CUDA_SUCCESS ||
+          !active)
+        continue;
+      if (device_context(i, what, &c)) return -1;
+    }
     if (c == (CUcontext)context) return i;
   }
   return -1;

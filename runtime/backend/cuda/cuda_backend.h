@@ -40,9 +40,9 @@ kp_error kp_cuda_fail(CUresult r, kp_error otherwise, const char *call, const ch
 kp_error kp_cuda_ensure_context(const char *what);
 /* The backend's native_context hook: the calling thread's device's primary context. */
 kp_error kp_cuda_native_context(void **out, const char *what);
-/* The device whose primary context `context` (a CUcontext) is, retaining the devices' contexts
- * as it compares; -1 when it is none of them (a context made with cuCtxCreate), or after
- * reporting an error. */
+/* The device whose primary context `context` (a CUcontext) is, comparing the contexts kernplug
+ * retained and the active ones (retaining them); -1 when it is none of them (a context made
+ * with cuCtxCreate), or after reporting an error. */
 int kp_cuda_device_of_context(void *context, const char *what);
 
 /* cuda_memory.c: the backend's memory operations. */

@@ -114,6 +114,8 @@ typedef void (*CUhostFn)(void *data);
     (int *value, CUdevice_attribute attrib, CUdevice dev))                                         \
   X(cuDeviceTotalMem, cuDeviceTotalMem_v2, (size_t * bytes, CUdevice dev))                         \
   X(cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain, (CUcontext * ctx, CUdevice dev))           \
+  X(cuDevicePrimaryCtxGetState, cuDevicePrimaryCtxGetState,                                        \
+    (CUdevice dev, unsigned *flags, int *active))                                                  \
   X(cuCtxSetCurrent, cuCtxSetCurrent, (CUcontext ctx))                                             \
   X(cuCtxSynchronize, cuCtxSynchronize, (void))                                                    \
   X(cuModuleLoadDataEx, cuModuleLoadDataEx,                                                        \
