@@ -95,7 +95,8 @@ static int cpus_in_affinity(void) {
 
 int main(int argc, char **argv) {
   int local = local_rank_from_env();
-  const char *backend = example_start("mpi_allreduce"); /* exits 77 when KP_BACKEND=cuda has no GPU */
+  /* exits 77 when KP_BACKEND=cuda finds no GPU */
+  const char *backend = example_start("mpi_allreduce");
   int gpu = strcmp(backend, "cuda") == 0;
   if (gpu && local >= 0) kp_select_device(local % kp_device_count());
   MPI_Init(&argc, &argv);
