@@ -445,6 +445,7 @@ static kp_error cpu_after_fork_child(char *why, size_t why_size) {
   (void)why, (void)why_size;
   kp_pool_after_fork_child();
   kp_cpu_watchdog_after_fork_child();
+  kp_cpu_gpu_memory_after_fork_child();
   return KP_SUCCESS;
 }
 

@@ -96,6 +96,8 @@ void kp_cpu_describe_device(const kp_limits *lim, kp_device_properties *p);
 /* Whether p is memory of a GPU, which CUDA code the process loaded allocated (the backend's
  * is_unreachable_gpu_memory hook). */
 int kp_cpu_is_gpu_memory(const void *p);
+/* In a child of fork(): from now on the answer is no, asked of nothing (cpu_gpu_memory.c). */
+void kp_cpu_gpu_memory_after_fork_child(void);
 
 /* ---- cpu_memory.c ------------------------------------------------------------------------ */
 

@@ -10,7 +10,9 @@
  * looks for libcuda.so.1 again. Once found, the driver is kept (a reference that is never
  * dropped; nothing unloads a CUDA driver). The values are cuda.h's (ABI): this backend does
  * not include the CUDA backend's headers. dl_iterate_phdr needs _GNU_SOURCE, which the
- * runtime's build defines. */
+ * runtime's build defines. In a child of fork() the answer is always no, without asking: CUDA
+ * cannot run there, and the child may have inherited the loader's locks held by another
+ * thread of the parent (a dlopen in flight), on which dl_iterate_phdr would hang. */
 #include <dlfcn.h>
 #include <link.h>
 #include <stddef.h>
@@ -26,6 +28,7 @@ enum {
 typedef int (*pointer_get_attribute_fn)(void *data, int attribute, unsigned long long ptr);
 
 static pointer_get_attribute_fn g_get; /* atomic: the loaded driver's, once found */
+static int g_fork_child;               /* set in a child of fork(), before its threads start */
 static unsigned long long g_adds_at_miss = ~0ull; /* atomic: dlpi_adds when last not found */
 
 static int read_adds(struct dl_phdr_info *info, size_t size, void *out) {
@@ -51,7 +54,10 @@ static pointer_get_attribute_fn loaded_driver(void) {
   return get;
 }
 
+void kp_cpu_gpu_memory_after_fork_child(void) { g_fork_child = 1; }
+
 int kp_cpu_is_gpu_memory(const void *p) {
+  if (g_fork_child) return 0;
   pointer_get_attribute_fn get = loaded_driver();
   unsigned type = 0;
   /* Fails (no context on this thread, memory the driver never saw) for anything else. */
