@@ -11,6 +11,7 @@
  *   kernplug/stream.h       streams, events, asynchronous copies
  *   kernplug/ufunc.h        ufunc(), gufunc(), kp_reduce()
  *   kernplug/runtime.h      errors, backends, devices, kp_detect()
+ *   kernplug/cuda_interop.h the CUstream and CUcontext behind kernplug's, for CUDA libraries
  * Shared: kernplug/types.h (kp_dim3, kp_int2, kp_int3), kernplug/version.h (KP_VERSION_*).
  * kernplug/detail/ holds what the names above expand to (typed functions, _Generic
  * selections, argument counting, the kp_dev_* primitives, runtime entries); user code does
@@ -43,6 +44,7 @@
 #include "kernplug/launch.h"
 #include "kernplug/memory.h"
 #include "kernplug/stream.h"
+#include "kernplug/cuda_interop.h"
 #include "kernplug/runtime.h"
 #include "kernplug/ufunc.h"
 

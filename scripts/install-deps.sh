@@ -22,6 +22,8 @@ packages+=(python3-numpy)
 # gcc-12-plugin-dev and g++-12: GCC 12's plugin headers and the g++ that builds kernplug_gcc.so
 # (gcc-plugin/), and the gcc twins of the kernel tests and examples.
 packages+=(gcc-12-plugin-dev g++-12)
+# openmpi-bin and libopenmpi-dev: mpicc and mpirun for examples/mpi_allreduce.c (docs/mpi.md).
+packages+=(openmpi-bin libopenmpi-dev)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   # Not Debian: check for the tools and say what is missing; installing is up to the user.

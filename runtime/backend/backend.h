@@ -101,6 +101,13 @@ typedef struct kp_backend {
   /* Whether ptr, unknown to the allocation table, is device or managed memory that other code
    * allocated (the CUDA driver knows; the CPU backend has none). NULL: never. */
   int (*is_foreign_device_memory)(const void *ptr);
+  /* The allocation such memory lies in (cuMemGetAddressRange): 1 with its start and size, 0
+   * when the backend cannot say. NULL: never known. */
+  int (*foreign_device_range)(const void *ptr, void **base, size_t *size);
+  /* Whether ptr, unknown to the allocation table, is a GPU's memory that this backend's kernels
+   * and copies cannot use (the CPU backend, in a process whose other CUDA code allocated it
+   * with cudaMalloc). NULL: never. */
+  int (*is_unreachable_gpu_memory)(const void *ptr);
   /* Whether a kernel needs the host range [host, host + bytes) copied into device memory to
    * use it (the array operands of ufunc, gufunc and kp_reduce; staging.c). NULL: always, as
    * on a GPU, whose device memory is not host memory. */
@@ -145,6 +152,12 @@ typedef struct kp_backend {
 #define KP_STREAM_HOOK_FIELD(Ret, Name, Params) Ret(*Name) Params;
   KP_BACKEND_STREAM_HOOKS(KP_STREAM_HOOK_FIELD)
 #undef KP_STREAM_HOOK_FIELD
+  /* The driver objects behind kernplug's, for CUDA libraries (backend/native_handles.c): the
+   * calling thread's device's context in *out (a CUcontext); stream_wrap makes s (external
+   * set, flags and device to fill) stand for the driver stream `native` (a CUstream) other
+   * code created. NULL: the backend has no driver objects (the CPU backend). */
+  kp_error (*native_context)(void **out, const char *what);
+  kp_error (*stream_wrap)(kp_stream s, void *native, const char *what);
   /* The module is being unregistered (registry.c; its library is being dlclose()d, or the
    * process exits): drop what the backend keeps in its runtime_data slots and those of its
    * kernels (the loaded GPU code). Reports nothing. NULL: nothing is kept. */

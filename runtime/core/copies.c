@@ -47,7 +47,11 @@ static kp_error classify(const kp_backend *be, const char *what, const void *p, 
     if (e.kind == KP_MEMORY_DEVICE || e.kind == KP_MEMORY_MANAGED) *side = KP_SIDE_DEVICE;
     return kp_check_alloc_range(what, p, bytes, &e);
   }
-  if (be->is_foreign_device_memory && be->is_foreign_device_memory(p)) *side = KP_SIDE_DEVICE;
+  if (kp_check_reachable(be, what, p)) return KP_ERROR_INVALID_VALUE;
+  if (be->is_foreign_device_memory && be->is_foreign_device_memory(p)) {
+    *side = KP_SIDE_DEVICE;
+    return kp_check_foreign_range(be, what, p, bytes);
+  }
   return KP_SUCCESS;
 }
 

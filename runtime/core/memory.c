@@ -148,8 +148,33 @@ kp_error kp_check_alloc_range(const char *what, const void *p, size_t bytes,
   return KP_SUCCESS;
 }
 
+kp_error kp_check_foreign_range(const kp_backend *be, const char *what, const void *p,
+                                size_t bytes) {
+  void *base = NULL;
+  size_t size = 0;
+  if (!be->foreign_device_range || !be->foreign_device_range(p, &base, &size))
+    return KP_SUCCESS; /* the driver cannot say: unchecked */
+  size_t offset = (size_t)((const char *)p - (const char *)base);
+  if (offset > size || bytes > size - offset)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "%s: %zu bytes at %p run past the end of the device memory other CUDA code "
+                   "allocated there (%zu bytes at %p, %zu bytes in)",
+                   what, bytes, p, size, base, offset);
+  return KP_SUCCESS;
+}
+
+kp_error kp_check_reachable(const kp_backend *be, const char *what, const void *p) {
+  if (!be || !be->is_unreachable_gpu_memory || !be->is_unreachable_gpu_memory(p))
+    return KP_SUCCESS;
+  return kp_fail(KP_ERROR_INVALID_VALUE,
+                 "%s: %p is memory of a CUDA GPU (cudaMalloc, cudaMallocManaged, cuMemAlloc), "
+                 "but kernels run on the %s backend, which cannot use it: allocate it with "
+                 "device_array or managed_array, or run on the CUDA backend (KP_BACKEND=cuda)",
+                 what, p, be->name);
+}
+
 /* Checks that [d, d + bytes) lies inside one live device or managed array, or in device
- * memory other CUDA code allocated (whose size only the driver knows). */
+ * memory other CUDA code allocated (sized by the driver). */
 kp_error kp_check_device_range(const char *what, const void *d, size_t bytes) {
   kp_alloc_info e;
   if (!d)
@@ -159,7 +184,8 @@ kp_error kp_check_device_range(const char *what, const void *d, size_t bytes) {
       return kp_fail(KP_ERROR_INVALID_VALUE, "%s: device array %p was already freed", what, d);
     const kp_backend *be = kp_backend_chosen();
     if (be && be->is_foreign_device_memory && be->is_foreign_device_memory(d))
-      return KP_SUCCESS;
+      return kp_check_foreign_range(be, what, d, bytes);
+    if (kp_check_reachable(be, what, d)) return KP_ERROR_INVALID_VALUE;
     return kp_fail(KP_ERROR_INVALID_VALUE,
                    "%s: %p is not a device array (not returned by to_device, device_array or "
                    "managed_array, or already freed)",
@@ -188,6 +214,11 @@ KP_EXPORT void kp_free(void *p) {
               "kp_free: %p points %zu bytes into the %s array at %p: free the pointer the "
               "allocation returned",
               p, (size_t)((char *)p - (char *)e.start), kp_memory_kind_name(e.kind), e.start);
+    else if (be->is_foreign_device_memory && be->is_foreign_device_memory(p))
+      kp_fail(KP_ERROR_INVALID_VALUE,
+              "kp_free: %p is device memory other CUDA code allocated (cudaMalloc, "
+              "cudaMallocManaged, cuMemAlloc): free it the way it was allocated (cudaFree)",
+              p);
     else
       kp_fail(KP_ERROR_INVALID_VALUE,
               "kp_free: %p is not an array kernplug allocated (to_device, device_array, "

@@ -15,6 +15,14 @@ kp_error kp_check_device_range(const char *what, const void *d, size_t bytes);
  * past the end of its <kind> array (...)". */
 kp_error kp_check_alloc_range(const char *what, const void *p, size_t bytes,
                               const kp_alloc_info *e);
+/* [p, p + bytes) lies inside the allocation of device memory other CUDA code made that p is
+ * in, when the backend can size it (foreign_device_range); else unchecked. */
+struct kp_backend;
+kp_error kp_check_foreign_range(const struct kp_backend *be, const char *what, const void *p,
+                                size_t bytes);
+/* An error when p, unknown to the allocation table, is a GPU's memory the backend cannot use
+ * (is_unreachable_gpu_memory): "<what>: p is memory of a CUDA GPU …". */
+kp_error kp_check_reachable(const struct kp_backend *be, const char *what, const void *p);
 /* Whether ptr started an allocation that was freed recently (for "freed twice" messages). */
 int kp_memory_was_freed(const void *ptr);
 

@@ -161,6 +161,40 @@ KP_EXPORT kp_stream kp_stream_create_with_flags(unsigned flags) {
   return s;
 }
 
+/* A handle for a driver stream other code created (kernplug/cuda_interop.h); the backend
+ * checks it, fills in its device and flags, and marks it external. */
+KP_EXPORT kp_stream kp_stream_from_cuda(void *native) {
+  const kp_backend *be = kp_backend_get();
+  if (!be) return NULL;
+  char what[96];
+  snprintf(what, sizeof what, "kp_stream_from_cuda(%p)", native);
+  if (!be->stream_wrap) {
+    kp_fail(KP_ERROR_UNSUPPORTED,
+            "%s: kernels run on the %s backend, which has no CUDA streams; CUDA libraries need "
+            "the CUDA backend (a GPU, KP_BACKEND=cuda)",
+            what, be->name);
+    return NULL;
+  }
+  if (!native) {
+    kp_fail(KP_ERROR_INVALID_VALUE,
+            "%s: NULL is CUDA's legacy default stream, which is kernplug's default stream "
+            "already: pass NULL as the kp_stream",
+            what);
+    return NULL;
+  }
+  kp_stream s = (kp_stream)pool_take(&g_streams);
+  if (!s) {
+    kp_fail(KP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    return NULL;
+  }
+  if (be->stream_wrap(s, native, what)) {
+    pool_bury(&g_streams, &s->h);
+    return NULL;
+  }
+  __atomic_store_n(&s->h.magic, (uint32_t)KP_STREAM_MAGIC, __ATOMIC_RELEASE);
+  return s;
+}
+
 KP_EXPORT void kp_stream_destroy(kp_stream s) {
   if (!s) return; /* like free(NULL): the default stream is never destroyed */
   const kp_backend *be = kp_backend_get();

@@ -30,6 +30,8 @@ typedef struct kp_handle {
 struct kp_stream_s {
   kp_handle h;
   unsigned flags; /* KP_STREAM_DEFAULT or KP_STREAM_NON_BLOCKING, set before the backend's create */
+  int external;   /* wraps a driver stream other code created (kp_stream_from_cuda): the
+                   * backend's stream_destroy forgets it without destroying it */
 };
 
 struct kp_event_s {

@@ -181,6 +181,9 @@ kp_error kp_launch_with_transfers(const kp_backend *be, kp_kernel_desc *k,
       foreign = 1;
       continue;
     }
+    char what[256];
+    if (kp_check_reachable(be, describe(what, sizeof what, k, i), p))
+      return KP_ERROR_INVALID_VALUE;
     return unknown_pointer(k, i, p);
   }
   if (staging) return launch_staged(be, k, cfg, args);

@@ -3,6 +3,7 @@
  * Generated kernels are launched by the runtime itself, not through launch(): the call
  * (ufunc, gufunc, reduce) knows the element count, so it sizes the grid from the backend's
  * occupancy answer and checks the configuration with the same limits as __kp_launch. */
+#include "core/memory.h"
 #include "core/registry.h"
 #include "core/stream.h"
 #include "ufunc/ufunc_common.h"
@@ -44,6 +45,14 @@ kp_error kp_operand_stage(kp_operand *op, const void *user, size_t bytes, int co
     op->device = (void *)(uintptr_t)user;
     return KP_SUCCESS;
   }
+  /* Device or managed memory other CUDA code allocated (cudaMalloc, cudaMallocManaged): used
+   * in place like a device array, its extent from the driver; copying it as host memory would
+   * read device addresses on the host. */
+  if (be->is_foreign_device_memory && be->is_foreign_device_memory(user)) {
+    op->device = (void *)(uintptr_t)user;
+    return kp_check_foreign_range(be, what, user, bytes);
+  }
+  if (kp_check_reachable(be, what, user)) return KP_ERROR_INVALID_VALUE;
   return kp_stage(be, op, user, bytes, copy_in, is_output, 0, what);
 }
 

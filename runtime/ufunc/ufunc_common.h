@@ -20,8 +20,9 @@
 typedef kp_staging kp_operand;
 
 /* Makes op->device the pointer a kernel can use for `bytes` bytes at `user`. A device array
- * (a pointer into an allocation made through kp_*) must hold `bytes` from `user` on; any
- * other pointer is a host array of that size. `what` names the argument for messages
+ * (a pointer into an allocation made through kp_*) must hold `bytes` from `user` on; device
+ * memory other CUDA code allocated (the backend's is_foreign_device_memory) is used in place
+ * too; any other pointer is a host array of that size. `what` names the argument for messages
  * ("ufunc(add, ...): argument 2 ('b')"). On failure op is left safe to finish. */
 kp_error kp_operand_stage(kp_operand *op, const void *user, size_t bytes, int copy_in,
                           int is_output, const char *what);

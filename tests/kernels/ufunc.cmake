@@ -32,7 +32,7 @@ if(TARGET fake_cuda)
       FAKE_CUDA_LOG=/dev/stderr)
   kp_kernel_expect(ufunc_fake_cuda_staged ufunc_errors_expect EXPECT success ARGS fake_staged
     ENV ${uf_fake} STDOUT "ufunc_errors fake_staged: finished"
-    STDERR "cuMemAllocAsync 80 stream=(nil) -> " "cuMemcpyHtoD 0x" " 80\ncuMemAllocAsync 80 stream=(nil) -> "
+    STDERR "cuMemAllocAsync 80 stream=(nil) -> " "cuMemcpyHtoD 0x" " 80\ncuPointerGetAttribute 2 0x" " -> unknown\ncuMemAllocAsync 80 stream=(nil) -> "
            "cuOccupancyMaxPotentialBlockSize __kp_vec_add_1_first_array dynamic=0 -> block=768 min_grid=264"
            "cuLaunchKernel __kp_vec_add_1_first_array grid=1,1,1 block=32,1,1 shared=0 stream=(nil) params=0xa,0x"
            ",0x0,0x3,0x2\n" "cuMemcpyDtoH 0x")

@@ -238,6 +238,8 @@ FAKE_EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) {
   return CUDA_SUCCESS;
 }
 
+static int g_retained[FAKE_MAX_DEVICES]; /* atomic: the primary context was retained */
+
 FAKE_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) {
   if (!g_initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
@@ -248,6 +250,17 @@ FAKE_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) {
   if (fake_failing(fail)) return CUDA_ERROR_OUT_OF_MEMORY;
   fake_contexts[d].device = d;
   *ctx = &fake_contexts[d];
+  __atomic_store_n(&g_retained[d], 1, __ATOMIC_RELEASE);
+  return CUDA_SUCCESS;
+}
+
+/* Active once retained (the fake never releases a primary context). */
+FAKE_EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice d, unsigned *flags, int *active) {
+  if (!g_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
+  *flags = 0;
+  *active = __atomic_load_n(&g_retained[d], __ATOMIC_ACQUIRE);
+  fake_log("cuDevicePrimaryCtxGetState device %d -> %s", d, *active ? "active" : "inactive");
   return CUDA_SUCCESS;
 }
 

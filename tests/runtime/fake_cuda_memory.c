@@ -264,6 +264,20 @@ FAKE_EXPORT CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CU
   return CUDA_SUCCESS;
 }
 
+/* The device or managed allocation d lies in. */
+FAKE_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr d) {
+  NEED_CONTEXT();
+  pthread_mutex_lock(&fake_lock);
+  int slot = fake_find_alloc(d, 1);
+  if (slot >= 0) {
+    if (base) *base = (CUdeviceptr)(uintptr_t)fake_allocs[slot].p;
+    if (size) *size = fake_allocs[slot].n;
+  }
+  pthread_mutex_unlock(&fake_lock);
+  fake_log("cuMemGetAddressRange 0x%llx%s", d, slot < 0 ? " -> unknown" : "");
+  return slot >= 0 ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+}
+
 /* ---- synchronous copies ---- */
 
 FAKE_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) {

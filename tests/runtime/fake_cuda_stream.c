@@ -11,7 +11,8 @@
  * FAKE_CUDA_FAIL=stream_create / event_create fail creation with
  * CUDA_ERROR_OUT_OF_MEMORY; FAKE_CUDA_FAIL=event_pending makes cuEventQuery answer
  * CUDA_ERROR_NOT_READY; wait_event and host_func fail cuStreamWaitEvent and
- * cuLaunchHostFunc. Host functions run at once, on a thread of their own. A stream or event
+ * cuLaunchHostFunc; stream_ctx makes cuStreamGetCtx answer a context that is no device's
+ * primary context. Host functions run at once, on a thread of their own. A stream or event
  * belongs to the context current at its creation: recording an event on a stream of another
  * context, recording or copying while another device's context is current fail as on the real
  * driver, logged as "... belongs to device N's context". */
@@ -27,6 +28,7 @@ enum { FAKE_LIVE = 0x11fe, FAKE_DEAD = 0xdead };
 struct CUstream_st {
   int state;
   CUcontext context;
+  unsigned flags;
 };
 struct CUevent_st {
   int state;
@@ -59,6 +61,7 @@ FAKE_EXPORT CUresult cuStreamCreate(CUstream *out, unsigned flags) {
   if (!s) return CUDA_ERROR_OUT_OF_MEMORY;
   s->state = FAKE_LIVE;
   s->context = fake_tls_current;
+  s->flags = flags;
   *out = s;
   fake_log("cuStreamCreate flags=%u -> %p", flags, (void *)s);
   return CUDA_SUCCESS;
@@ -71,6 +74,29 @@ FAKE_EXPORT CUresult cuStreamDestroy_v2(CUstream s) {
   if (!ok) return CUDA_ERROR_INVALID_HANDLE;
   s->state = FAKE_DEAD;
   return CUDA_SUCCESS;
+}
+
+/* What a stream handle given by other code is: a live stream of the fake (the first page is
+ * never one, so a small integer is refused without being read), or NULL, the current
+ * context's default stream. FAKE_CUDA_FAIL=stream_ctx answers with a context that is no
+ * device's primary context (made with cuCtxCreate). */
+static int known_stream(CUstream s) { return !s || ((uintptr_t)s >= 4096 && stream_ok(s)); }
+
+FAKE_EXPORT CUresult cuStreamGetCtx(CUstream s, CUcontext *ctx) {
+  NEED_CONTEXT();
+  static struct CUctx_st other = {0};
+  int ok = known_stream(s);
+  if (ok) *ctx = fake_failing("stream_ctx") ? &other : s ? s->context : fake_tls_current;
+  fake_log("cuStreamGetCtx %p%s", (void *)s, ok ? "" : " INVALID");
+  return ok ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+FAKE_EXPORT CUresult cuStreamGetFlags(CUstream s, unsigned *flags) {
+  NEED_CONTEXT();
+  int ok = known_stream(s);
+  if (ok) *flags = s ? s->flags : 0;
+  fake_log("cuStreamGetFlags %p%s", (void *)s, ok ? "" : " INVALID");
+  return ok ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
 FAKE_EXPORT CUresult cuStreamSynchronize(CUstream s) {

@@ -445,6 +445,7 @@ static kp_error cpu_after_fork_child(char *why, size_t why_size) {
   (void)why, (void)why_size;
   kp_pool_after_fork_child();
   kp_cpu_watchdog_after_fork_child();
+  kp_cpu_gpu_memory_after_fork_child();
   return KP_SUCCESS;
 }
 
@@ -496,6 +497,7 @@ static kp_backend g_cpu = {
     .register_host = cpu_register_host,
     .unregister_host = cpu_unregister_host,
     .host_range_needs_copy = cpu_host_range_needs_copy,
+    .is_unreachable_gpu_memory = kp_cpu_is_gpu_memory,
     .to_device = cpu_copy,
     .to_host = cpu_copy,
     .device_to_device = cpu_copy,

@@ -91,6 +91,14 @@ void kp_cpu_schedule_threads(uint64_t key, unsigned long long block, unsigned ro
  * and memory, the workers and the launch limits `lim`. */
 void kp_cpu_describe_device(const kp_limits *lim, kp_device_properties *p);
 
+/* ---- cpu_gpu_memory.c -------------------------------------------------------------------- */
+
+/* Whether p is memory of a GPU, which CUDA code the process loaded allocated (the backend's
+ * is_unreachable_gpu_memory hook). */
+int kp_cpu_is_gpu_memory(const void *p);
+/* In a child of fork(): from now on the answer is no, asked of nothing (cpu_gpu_memory.c). */
+void kp_cpu_gpu_memory_after_fork_child(void);
+
 /* ---- cpu_memory.c ------------------------------------------------------------------------ */
 
 /* `bytes` of memory in a mapping of its own between guard pages, 256-byte aligned and

@@ -305,6 +305,35 @@ kp_error kp_cuda_ensure_context(const char *what) {
   return kp_cuda_use_device(tls_device, what);
 }
 
+/* kp_cuda_context(): the primary context, which the CUDA runtime (cudart) uses too. */
+kp_error kp_cuda_native_context(void **out, const char *what) {
+  *out = NULL;
+  kp_error err = kp_cuda_ensure_context(what);
+  if (err) return err;
+  *out = __atomic_load_n(&g_devices[tls_device].context, __ATOMIC_ACQUIRE);
+  return KP_SUCCESS;
+}
+
+int kp_cuda_device_of_context(void *context, const char *what) {
+  for (int i = 0; i < g_device_count; i++) {
+    CUcontext c = __atomic_load_n(&g_devices[i].context, __ATOMIC_ACQUIRE);
+    if (!c) {
+      /* A stream lives only in a context someone created: an inactive primary context is not
+       * retained (that would create a context on a GPU this process may not use, e.g.
+       * another MPI rank's). An active one is retained: using the stream will need it. */
+      unsigned flags = 0;
+      int active = 0;
+      if (kp_cu.cuDevicePrimaryCtxGetState(g_devices[i].handle, &flags, &active) !=
+              CUDA_SUCCESS ||
+          !active)
+        continue;
+      if (device_context(i, what, &c)) return -1;
+    }
+    if (c == (CUcontext)context) return i;
+  }
+  return -1;
+}
+
 /* ---- modules ----------------------------------------------------------------------------- */
 
 /* The newest cubin the device can run (same major arch, minor not above the device's), and
@@ -691,6 +720,7 @@ static kp_backend g_cuda = {
     .register_host = kp_cuda_register_host,
     .unregister_host = kp_cuda_unregister_host,
     .is_foreign_device_memory = kp_cuda_is_foreign_device_memory,
+    .foreign_device_range = kp_cuda_foreign_device_range,
     .to_device = kp_cuda_to_device,
     .to_host = kp_cuda_to_host,
     .device_to_device = kp_cuda_device_to_device,
@@ -706,6 +736,8 @@ static kp_backend g_cuda = {
 #define KP_CUDA_STREAM_HOOK_INIT(Ret, Name, Params) .Name = kp_cuda_##Name,
     KP_BACKEND_STREAM_HOOKS(KP_CUDA_STREAM_HOOK_INIT)
 #undef KP_CUDA_STREAM_HOOK_INIT
+    .native_context = kp_cuda_native_context,
+    .stream_wrap = kp_cuda_stream_wrap,
     .unload_module = cuda_unload_module,
     .after_fork_child = cuda_after_fork_child,
 };

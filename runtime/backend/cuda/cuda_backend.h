@@ -38,6 +38,12 @@ kp_error kp_cuda_fail(CUresult r, kp_error otherwise, const char *call, const ch
 /* Makes the calling thread's device's context current on it (kp_cuda_use_device of
  * kp_cuda_current_device()). */
 kp_error kp_cuda_ensure_context(const char *what);
+/* The backend's native_context hook: the calling thread's device's primary context. */
+kp_error kp_cuda_native_context(void **out, const char *what);
+/* The device whose primary context `context` (a CUcontext) is, comparing the contexts kernplug
+ * retained and the active ones (retaining them); -1 when it is none of them (a context made
+ * with cuCtxCreate), or after reporting an error. */
+int kp_cuda_device_of_context(void *context, const char *what);
 
 /* cuda_memory.c: the backend's memory operations. */
 kp_error kp_cuda_alloc(size_t bytes, void **out, const char *what);
@@ -49,6 +55,7 @@ kp_error kp_cuda_release_kind(kp_memory_kind kind, int device, void *p, size_t b
 kp_error kp_cuda_register_host(void *p, size_t bytes, const char *what);
 kp_error kp_cuda_unregister_host(void *p, const char *what);
 int kp_cuda_is_foreign_device_memory(const void *p);
+int kp_cuda_foreign_device_range(const void *p, void **base, size_t *size);
 kp_error kp_cuda_to_device(void *dst, const void *src, size_t bytes, const char *what);
 kp_error kp_cuda_to_host(void *dst, const void *src, size_t bytes, const char *what);
 kp_error kp_cuda_device_to_device(void *dst, const void *src, size_t bytes, const char *what);
@@ -64,6 +71,8 @@ kp_error kp_cuda_synchronize(const char *what);
 KP_BACKEND_STREAM_HOOKS(KP_CUDA_STREAM_HOOK_DECL)
 #undef KP_CUDA_STREAM_HOOK_DECL
 
+/* The backend's stream_wrap hook (kp_stream_from_cuda). */
+kp_error kp_cuda_stream_wrap(kp_stream s, void *native, const char *what);
 /* How many non-blocking streams are live (device frees then wait for the whole device). */
 int kp_cuda_non_blocking_streams(void);
 /* The driver's stream for a launch on s (NULL for the default stream), after checking that s

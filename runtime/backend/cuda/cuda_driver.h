@@ -114,6 +114,8 @@ typedef void (*CUhostFn)(void *data);
     (int *value, CUdevice_attribute attrib, CUdevice dev))                                         \
   X(cuDeviceTotalMem, cuDeviceTotalMem_v2, (size_t * bytes, CUdevice dev))                         \
   X(cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain, (CUcontext * ctx, CUdevice dev))           \
+  X(cuDevicePrimaryCtxGetState, cuDevicePrimaryCtxGetState,                                        \
+    (CUdevice dev, unsigned *flags, int *active))                                                  \
   X(cuCtxSetCurrent, cuCtxSetCurrent, (CUcontext ctx))                                             \
   X(cuCtxSynchronize, cuCtxSynchronize, (void))                                                    \
   X(cuModuleLoadDataEx, cuModuleLoadDataEx,                                                        \
@@ -173,6 +175,8 @@ typedef int CUjitInputType;
   X(cuEventElapsedTime, cuEventElapsedTime, (float *ms, CUevent start, CUevent end))               \
   X(cuStreamWaitEvent, cuStreamWaitEvent, (CUstream stream, CUevent event, unsigned flags))        \
   X(cuLaunchHostFunc, cuLaunchHostFunc, (CUstream stream, CUhostFn fn, void *data))                \
+  X(cuStreamGetCtx, cuStreamGetCtx, (CUstream stream, CUcontext * ctx))                            \
+  X(cuStreamGetFlags, cuStreamGetFlags, (CUstream stream, unsigned *flags))                        \
   X(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2,                                                       \
     (CUdeviceptr dst, const void *src, size_t bytes, CUstream stream))                             \
   X(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2,                                                       \
@@ -209,7 +213,9 @@ typedef int CUmemPool_attribute;
   X(cuMemHostUnregister, cuMemHostUnregister, (void *p))                                           \
   X(cuMemGetInfo, cuMemGetInfo_v2, (size_t * free_bytes, size_t * total_bytes))                    \
   X(cuPointerGetAttribute, cuPointerGetAttribute,                                                  \
-    (void *data, CUpointer_attribute attribute, CUdeviceptr ptr))
+    (void *data, CUpointer_attribute attribute, CUdeviceptr ptr))                                  \
+  X(cuMemGetAddressRange, cuMemGetAddressRange_v2,                                                 \
+    (CUdeviceptr * base, size_t * size, CUdeviceptr ptr))
 
 /* The stream-ordered allocator (CUDA 11.2+), loaded when the driver has it: cuda_memory.c
  * falls back to cuMemAlloc/cuMemFree without it, so it is not in the list above. */

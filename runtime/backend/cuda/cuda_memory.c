@@ -285,6 +285,19 @@ int kp_cuda_is_foreign_device_memory(const void *p) {
          managed;
 }
 
+/* The allocation of device memory other code made, so that calls on it are range-checked like
+ * kernplug's own arrays. */
+int kp_cuda_foreign_device_range(const void *p, void **base, size_t *size) {
+  if (kp_cuda_ensure_context("launch")) return 0;
+  CUdeviceptr b = 0;
+  size_t n = 0;
+  if (kp_cu.cuMemGetAddressRange(&b, &n, (CUdeviceptr)(uintptr_t)p) != CUDA_SUCCESS || !n)
+    return 0;
+  *base = (void *)(uintptr_t)b;
+  *size = n;
+  return 1;
+}
+
 /* ---- copies ------------------------------------------------------------------------------ */
 
 /* A host-to-device copy from pageable memory, a device-to-device copy and a fill may still be

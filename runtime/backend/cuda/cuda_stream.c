@@ -45,13 +45,48 @@ kp_error kp_cuda_stream_create(kp_stream s, const char *what) {
 }
 
 kp_error kp_cuda_stream_destroy(kp_stream s, const char *what) {
-  kp_error err = kp_cuda_use_device(s->h.device, what);
-  if (err) return err;
-  /* Returns at once; work still queued on the stream completes first (CUDA semantics). */
-  CUresult r = kp_cu.cuStreamDestroy(native_stream(s));
-  if (r != CUDA_SUCCESS) return kp_cuda_fail(r, KP_ERROR_CUDA, "cuStreamDestroy", "%s", what);
+  if (!s->external) { /* a wrapped stream stays its creator's to destroy */
+    kp_error err = kp_cuda_use_device(s->h.device, what);
+    if (err) return err;
+    /* Returns at once; work still queued on the stream completes first (CUDA semantics). */
+    CUresult r = kp_cu.cuStreamDestroy(native_stream(s));
+    if (r != CUDA_SUCCESS) return kp_cuda_fail(r, KP_ERROR_CUDA, "cuStreamDestroy", "%s", what);
+  }
   /* Counted down only when destroyed: until then its queued work may still use memory. */
   if (s->flags & KP_STREAM_NON_BLOCKING) __atomic_sub_fetch(&g_non_blocking, 1, __ATOMIC_ACQ_REL);
+  return KP_SUCCESS;
+}
+
+/* A driver stream other code created (cudaStreamCreate, cuStreamCreate): it must belong to a
+ * device's primary context, the one kernplug and the CUDA runtime use, so that kernplug's
+ * launches and copies on it run where its other work runs. */
+kp_error kp_cuda_stream_wrap(kp_stream s, void *native, const char *what) {
+  kp_error err = kp_cuda_ensure_context(what);
+  if (err) return err;
+  CUstream cs = (CUstream)native;
+  CUcontext ctx = NULL;
+  CUresult r = kp_cu.cuStreamGetCtx(cs, &ctx);
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_INVALID_VALUE, "cuStreamGetCtx",
+                        "%s: %p is not a stream the CUDA driver knows (destroyed, or not a "
+                        "CUstream/cudaStream_t)",
+                        what, native);
+  int device = kp_cuda_device_of_context(ctx, what);
+  if (device < 0)
+    return kp_fail(KP_ERROR_INVALID_VALUE,
+                   "%s: stream %p belongs to CUDA context %p, which is not the primary context "
+                   "of any device; kernplug (like the CUDA runtime) works in primary contexts: "
+                   "create the stream with cudaStreamCreate, or in kp_cuda_context()",
+                   what, native, (void *)ctx);
+  unsigned flags = 0;
+  r = kp_cu.cuStreamGetFlags(cs, &flags);
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuStreamGetFlags", "%s: stream %p", what, native);
+  s->h.device = device;
+  s->h.native = cs;
+  s->external = 1;
+  s->flags = (flags & CU_STREAM_NON_BLOCKING) ? KP_STREAM_NON_BLOCKING : KP_STREAM_DEFAULT;
+  if (s->flags & KP_STREAM_NON_BLOCKING) __atomic_add_fetch(&g_non_blocking, 1, __ATOMIC_ACQ_REL);
   return KP_SUCCESS;
 }
 
