@@ -5,6 +5,8 @@
  *                           shared memory
  *   kernplug/atomics.h      atomic_add & co., type-generic
  *   kernplug/warp.h         shuffles, votes, activemask
+ *   kernplug/warp_match.h   lane masks, match_any/all_sync, reduce_add/min/max_sync
+ *   kernplug/intrinsics.h   popc, brev, clz, ffs, mul24, umulhi, byte_perm, funnel shifts
  * Host side:
  *   kernplug/launch.h       launch(k, blocks, threads)(args...), dim3(...)
  *   kernplug/memory.h       device, managed, pinned and registered arrays; copies
@@ -40,6 +42,8 @@
 #include "kernplug/device.h"
 #include "kernplug/atomics.h"
 #include "kernplug/warp.h"
+#include "kernplug/warp_match.h"
+#include "kernplug/intrinsics.h"
 #include "kernplug/launch.h"
 #include "kernplug/memory.h"
 #include "kernplug/stream.h"

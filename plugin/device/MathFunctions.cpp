@@ -35,7 +35,9 @@ std::string libdeviceNameFor(llvm::StringRef Name) {
       {"llroundf", "__nv_llroundf"}, {"lrint", "__nv_llrint"},     {"lrintf", "__nv_llrintf"},
       {"llrint", "__nv_llrint"},     {"llrintf", "__nv_llrintf"},  {"isnan", "__nv_isnand"},
       {"isnanf", "__nv_isnanf"},     {"isinf", "__nv_isinfd"},     {"isinff", "__nv_isinff"},
-      {"finite", "__nv_isfinited"},  {"finitef", "__nv_finitef"}};
+      {"finite", "__nv_isfinited"},  {"finitef", "__nv_finitef"},
+      // strings.h; __builtin_ffs* expand inline, a plain call reaches libdevice.
+      {"ffs", "__nv_ffs"},           {"ffsl", "__nv_ffsll"},        {"ffsll", "__nv_ffsll"}};
   for (const auto &[C, Nv] : Special)
     if (Name == C)
       return Nv;
