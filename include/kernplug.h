@@ -7,6 +7,7 @@
  *   kernplug/warp.h         shuffles, votes, activemask
  *   kernplug/warp_match.h   lane masks, match_any/all_sync, reduce_add/min/max_sync
  *   kernplug/intrinsics.h   popc, brev, clz, ffs, mul24, umulhi, byte_perm, funnel shifts
+ *   kernplug/cuda_math.h    CUDA's math beyond math.h: rsqrt, sinpi, erfinv, normcdf, __expf, ...
  * Host side:
  *   kernplug/launch.h       launch(k, blocks, threads)(args...), dim3(...)
  *   kernplug/memory.h       device, managed, pinned and registered arrays; copies
@@ -44,6 +45,7 @@
 #include "kernplug/warp.h"
 #include "kernplug/warp_match.h"
 #include "kernplug/intrinsics.h"
+#include "kernplug/cuda_math.h"
 #include "kernplug/launch.h"
 #include "kernplug/memory.h"
 #include "kernplug/stream.h"

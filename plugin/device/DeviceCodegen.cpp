@@ -225,6 +225,15 @@ void answerPrecSqrt(Module &Dev, bool FastMath) {
   }
 }
 
+/// -ffast-math is nvcc's --use_fast_math, which implies --ftz=true: float subnormals are
+/// flushed to zero (.ftz instructions), and libdevice's __nvvm_reflect("__CUDA_FTZ") says so.
+void flushFloatSubnormals(Module &Dev) {
+  Dev.setModuleFlag(Module::Override, "nvvm-reflect-ftz", uint32_t(1));
+  for (Function &F : Dev.functions())
+    if (!F.isDeclaration())
+      F.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
+}
+
 /// Whether the user's device code was compiled with -ffast-math (before libraries are linked).
 bool usesFastMath(const Module &Dev) {
   for (const Function &F : Dev.functions())
@@ -274,6 +283,8 @@ bool compileDeviceModule(Module &Dev, const std::vector<std::string> &KernelName
       return false;
     answerPrecSqrt(Dev, FastMath);
   }
+  if (FastMath)
+    flushFloatSubnormals(Dev);
 
   std::set<std::string> Kernels(KernelNames.begin(), KernelNames.end());
   std::string CPU = PluginOptions::archName(Opts.PtxArch);

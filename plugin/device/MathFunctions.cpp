@@ -21,7 +21,52 @@ static const char *const MathBases[] = {
     "sincos", "sinh",   "sqrt",      "tan",    "tanh",      "tgamma",    "trunc",
     "y0",     "y1",     "yn"};
 
+// CUDA's math functions beyond C's, declared by kernplug/cuda_math.h as kp_<name> (double)
+// and kp_<name>f (float); libdevice has them as __nv_<name> and __nv_<name>f. The runtime
+// defines the same kp_ names for the CPU backend (runtime/backend/cpu/cpu_math*.c).
+static const char *const CudaMathBases[] = {
+    "rsqrt",  "rcbrt",   "sinpi",   "cospi",   "sincospi", "erfinv",        "erfcinv",
+    "erfcx",  "normcdf", "normcdfinv", "cyl_bessel_i0", "cyl_bessel_i1", "rhypot", "norm3d",
+    "rnorm3d", "norm4d", "rnorm4d", "norm",    "rnorm"};
+// The fast single-precision intrinsics: kp_fast_<name> is __nv_fast_<name> (CUDA's __<name>).
+static const char *const FastFloatNames[] = {
+    "expf", "exp10f", "logf", "log2f", "log10f", "sinf", "cosf", "tanf", "powf", "sincosf",
+    "fdividef"};
+
+static std::string cudaMathNameFor(llvm::StringRef Name) {
+  if (!Name.consume_front("kp_"))
+    return "";
+  if (Name == "saturatef")
+    return "__nv_saturatef";
+  if (Name.consume_front("fast_")) {
+    for (const char *F : FastFloatNames)
+      if (Name == F)
+        return "__nv_fast_" + Name.str();
+    return "";
+  }
+  for (const char *B : CudaMathBases) {
+    llvm::StringRef Base(B);
+    if (Name == Base || (Name.size() == Base.size() + 1 && Name.starts_with(Base) &&
+                         Name.back() == 'f'))
+      return "__nv_" + Name.str();
+  }
+  return "";
+}
+
+std::string fastLibdeviceNameFor(llvm::StringRef Base) {
+  // nvcc's --use_fast_math: these float functions become their __<name> intrinsic, and
+  // -prec-sqrt=false: __nv_sqrtf, which is sqrt.approx when __CUDA_PREC_SQRT is 0.
+  if (Base == "sqrtf")
+    return "__nv_sqrtf";
+  for (const char *F : FastFloatNames)
+    if (Base == F && Base != "fdividef" && Base != "sincosf")
+      return "__nv_fast_" + Base.str();
+  return "";
+}
+
 std::string libdeviceNameFor(llvm::StringRef Name) {
+  if (Name.starts_with("kp_"))
+    return cudaMathNameFor(Name);
   // long is 64-bit on both sides, so the long variants map to the long long
   // ones. libdevice's __nv_sqrtf is approximate unless __nvvm_reflect says
   // __CUDA_PREC_SQRT, which LLVM 19 always answers 0; __nv_fsqrt_rn is the
