@@ -3,7 +3,8 @@
  * Device side, for functions marked __attribute__((kernel)) / ((device)) / ((vectorize("…"))):
  *   kernplug/device.h       thread indexing (grid, threadIdx, ...), barriers, fences, dynamic
  *                           shared memory
- *   kernplug/atomics.h      atomic_add & co., type-generic
+ *   kernplug/atomics.h      atomic_add & co., type-generic (also on _Float16, __bf16 and the
+ *                           kp_half2 pairs of kernplug/half.h)
  *   kernplug/warp.h         shuffles, votes, activemask
  *   kernplug/warp_match.h   lane masks, match_any/all_sync, reduce_add/min/max_sync
  *   kernplug/intrinsics.h   popc, brev, clz, ffs, mul24, umulhi, byte_perm, funnel shifts
