@@ -9,6 +9,7 @@
  *   kernplug/warp_match.h   lane masks, match_any/all_sync, reduce_add/min/max_sync
  *   kernplug/intrinsics.h   popc, brev, clz, ffs, mul24, umulhi, byte_perm, funnel shifts
  *   kernplug/cuda_math.h    CUDA's math beyond math.h: rsqrt, sinpi, erfinv, normcdf, __expf, ...
+ *   kernplug/timing.h       clock64(), kp_nanosleep(ns)
  * Host side:
  *   kernplug/launch.h       launch(k, blocks, threads)(args...), dim3(...)
  *   kernplug/memory.h       device, managed, pinned and registered arrays; copies
@@ -47,6 +48,7 @@
 #include "kernplug/warp_match.h"
 #include "kernplug/intrinsics.h"
 #include "kernplug/cuda_math.h"
+#include "kernplug/timing.h"
 #include "kernplug/launch.h"
 #include "kernplug/memory.h"
 #include "kernplug/stream.h"

@@ -14,6 +14,7 @@
 #include "intrinsics.h"
 #include "warp_match.h"
 #include "cuda_math.h"
+#include "timing.h"
 
 /* Integer intrinsics (intrinsics.h). */
 #define __popc(x) kp_popc(x)
@@ -56,6 +57,9 @@
 #define __reduce_and_sync(mask, v) kp_reduce_and_sync(mask, v)
 #define __reduce_or_sync(mask, v) kp_reduce_or_sync(mask, v)
 #define __reduce_xor_sync(mask, v) kp_reduce_xor_sync(mask, v)
+
+/* Timing (timing.h); clock64() is a short name. */
+#define __nanosleep(ns) kp_nanosleep(ns)
 
 /* CUDA's math functions beyond <math.h> (cuda_math.h): the float versions end in f. */
 #define rsqrtf(x) kp_rsqrtf(x)

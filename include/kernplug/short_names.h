@@ -21,6 +21,7 @@
 #include "ufunc.h"
 #include "intrinsics.h"
 #include "warp_match.h"
+#include "timing.h"
 #include "cuda_names.h" /* CUDA C's spellings: __popc, __match_any_sync, ... */
 
 /* CUDA's runtime headers name struct fields and parameters gridDim and blockDim and, in C++,
@@ -76,6 +77,7 @@
 #define brev(x) kp_brev(x)
 #define clz(x) kp_clz(x)
 #define lanemask_lt() kp_lanemask_lt()
+#define clock64() kp_clock64()
 #define match_any_sync(mask, v) kp_match_any_sync(mask, v)
 #define match_all_sync(mask, v, pred) kp_match_all_sync(mask, v, pred)
 #define reduce_add_sync(mask, v) kp_reduce_add_sync(mask, v)
