@@ -40,7 +40,7 @@ extern "C" {
  * says to rebuild them). 6: kp_cpu_thread_range names a run of consecutive blocks (block[],
  * num_blocks), so that one call of a block entry runs several small blocks; and
  * kp_kernel_desc.cpu_range_entry (generated kernels' CPU range entries). 7: the primitives
- * kp_dev_clock64 and kp_dev_nanosleep. */
+ * kp_dev_clock64 and kp_dev_nanosleep, and the element type F16 (_Float16) in signatures. */
 #define KP_ABI_VERSION 7
 
 /* KP_ABI_VERSION covers the kp_dev_* primitives too: objects call the ones their kernplug.h

@@ -65,7 +65,9 @@ static void test_elem_types(void) {
   CHECK(strcmp(kp_elem_long_name(KP_ELEM_U8), "uint8") == 0);
   CHECK(kp_elem_size(KP_ELEM_COUNT) == 0 && kp_elem_class_of(-1) == -1);
   CHECK(strcmp(kp_elem_short_name(KP_ELEM_COUNT), "?") == 0);
-  CHECK(kp_elem_of(KP_ELEM_CLASS_FLOAT, 2) == -1);
+  CHECK(kp_elem_of(KP_ELEM_CLASS_FLOAT, 2) == KP_ELEM_F16 && KP_ELEM_F16 == KP_ELEM_F64 + 1);
+  CHECK(strcmp(kp_elem_long_name(KP_ELEM_F16), "float16") == 0);
+  CHECK(kp_elem_of(KP_ELEM_CLASS_FLOAT, 16) == -1);
 }
 
 /* ---- the signature-matching rule -------------------------------------------------------- */
