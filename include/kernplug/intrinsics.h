@@ -19,11 +19,24 @@
 KP_ALWAYS_INLINE int kp_popc(unsigned x) { return __builtin_popcount(x); }
 KP_ALWAYS_INLINE int kp_popcll(unsigned long long x) { return __builtin_popcountll(x); }
 
-/* Bits reversed: bit 0 becomes bit 31 (63). */
+/* Bits reversed: bit 0 becomes bit 31 (63). (GCC, which compiles this header in host C++,
+ * has no __builtin_bitreverse: swaps of halves, bytes, nibbles, pairs and bits there.) */
+#if defined(__clang__)
 KP_ALWAYS_INLINE unsigned kp_brev(unsigned x) { return __builtin_bitreverse32(x); }
 KP_ALWAYS_INLINE unsigned long long kp_brevll(unsigned long long x) {
   return __builtin_bitreverse64(x);
 }
+#else
+KP_ALWAYS_INLINE unsigned long long kp_brevll(unsigned long long x) {
+  x = x >> 32 | x << 32;
+  x = (x & 0xffff0000ffff0000ull) >> 16 | (x & 0x0000ffff0000ffffull) << 16;
+  x = (x & 0xff00ff00ff00ff00ull) >> 8 | (x & 0x00ff00ff00ff00ffull) << 8;
+  x = (x & 0xf0f0f0f0f0f0f0f0ull) >> 4 | (x & 0x0f0f0f0f0f0f0f0full) << 4;
+  x = (x & 0xccccccccccccccccull) >> 2 | (x & 0x3333333333333333ull) << 2;
+  return (x & 0xaaaaaaaaaaaaaaaaull) >> 1 | (x & 0x5555555555555555ull) << 1;
+}
+KP_ALWAYS_INLINE unsigned kp_brev(unsigned x) { return (unsigned)(kp_brevll(x) >> 32); }
+#endif
 
 /* Leading zero bits, counted from the most significant: 32 (64) for zero. */
 KP_ALWAYS_INLINE int kp_clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }

@@ -22,7 +22,6 @@
 #include "intrinsics.h"
 #include "warp_match.h"
 #include "timing.h"
-#include "cuda_names.h" /* CUDA C's spellings: __popc, __match_any_sync, ... */
 
 /* CUDA's runtime headers name struct fields and parameters gridDim and blockDim and, in C++,
  * declare dim3's constructor: parsed after the macros below they do not compile. When
@@ -35,6 +34,9 @@
 #include <cuda_runtime.h>
 #endif
 #endif
+
+/* CUDA C's spellings (__popc, rsqrtf, __match_any_sync, ...), after <cuda_runtime.h>. */
+#include "cuda_names.h"
 
 #define grid(ndim) kp_grid(ndim)
 #define gridsize(ndim) kp_gridsize(ndim)
