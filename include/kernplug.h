@@ -10,6 +10,7 @@
  *   kernplug/intrinsics.h   popc, brev, clz, ffs, mul24, umulhi, byte_perm, funnel shifts
  *   kernplug/cuda_math.h    CUDA's math beyond math.h: rsqrt, sinpi, erfinv, normcdf, __expf, ...
  *   kernplug/timing.h       clock64(), kp_nanosleep(ns)
+ *   kernplug/rounding.h     arithmetic and conversions with a rounding mode (__fadd_rd, ...)
  * Host side:
  *   kernplug/launch.h       launch(k, blocks, threads)(args...), dim3(...)
  *   kernplug/memory.h       device, managed, pinned and registered arrays; copies
@@ -49,6 +50,7 @@
 #include "kernplug/intrinsics.h"
 #include "kernplug/cuda_math.h"
 #include "kernplug/timing.h"
+#include "kernplug/rounding.h"
 #include "kernplug/launch.h"
 #include "kernplug/memory.h"
 #include "kernplug/stream.h"

@@ -16,6 +16,16 @@
 #ifndef KERNPLUG_CUDA_MATH_H
 #define KERNPLUG_CUDA_MATH_H
 
+/* The functions without pointers read and write no memory and set no errno: the compiler may
+ * move and merge their calls, and the CPU backend's loop transformations see through them. */
+#ifndef KP_MATH_FN
+#if defined(__GNUC__) || defined(__clang__)
+#define KP_MATH_FN __attribute__((const, nothrow))
+#else
+#define KP_MATH_FN
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -36,8 +46,8 @@ extern "C" {
   X(cyl_bessel_i1)  /* ... order 1 */
 
 #define KP_DECLARE_CUDA_MATH_UNARY_(name)                                                      \
-  float kp_##name##f(float x);                                                                 \
-  double kp_##name(double x);
+  KP_MATH_FN float kp_##name##f(float x);                                                      \
+  KP_MATH_FN double kp_##name(double x);
 KP_CUDA_MATH_UNARY(KP_DECLARE_CUDA_MATH_UNARY_)
 
 /* sin(pi x) and cos(pi x) at once. */
@@ -45,16 +55,16 @@ void kp_sincospif(float x, float *s, float *c);
 void kp_sincospi(double x, double *s, double *c);
 /* 1 / sqrt(x^2 + y^2), the length of (a, b, c) and (a, b, c, d) and their reciprocals (an
  * infinite component gives +inf, resp. 0, even with a NaN), and of a vector of dim elements. */
-float kp_rhypotf(float x, float y);
-double kp_rhypot(double x, double y);
-float kp_norm3df(float a, float b, float c);
-double kp_norm3d(double a, double b, double c);
-float kp_rnorm3df(float a, float b, float c);
-double kp_rnorm3d(double a, double b, double c);
-float kp_norm4df(float a, float b, float c, float d);
-double kp_norm4d(double a, double b, double c, double d);
-float kp_rnorm4df(float a, float b, float c, float d);
-double kp_rnorm4d(double a, double b, double c, double d);
+KP_MATH_FN float kp_rhypotf(float x, float y);
+KP_MATH_FN double kp_rhypot(double x, double y);
+KP_MATH_FN float kp_norm3df(float a, float b, float c);
+KP_MATH_FN double kp_norm3d(double a, double b, double c);
+KP_MATH_FN float kp_rnorm3df(float a, float b, float c);
+KP_MATH_FN double kp_rnorm3d(double a, double b, double c);
+KP_MATH_FN float kp_norm4df(float a, float b, float c, float d);
+KP_MATH_FN double kp_norm4d(double a, double b, double c, double d);
+KP_MATH_FN float kp_rnorm4df(float a, float b, float c, float d);
+KP_MATH_FN double kp_rnorm4d(double a, double b, double c, double d);
 float kp_normf(int dim, const float *p);
 double kp_norm(int dim, const double *p);
 float kp_rnormf(int dim, const float *p);
@@ -62,20 +72,20 @@ double kp_rnorm(int dim, const double *p);
 
 /* The fast single-precision intrinsics (CUDA's __expf, __sinf, ...; nvcc's --use_fast_math
  * and kernplug's -ffast-math use them for expf, sinf, ... on the GPU). */
-float kp_fast_expf(float x);
-float kp_fast_exp10f(float x);
-float kp_fast_logf(float x);
-float kp_fast_log2f(float x);
-float kp_fast_log10f(float x);
-float kp_fast_sinf(float x);
-float kp_fast_cosf(float x);
-float kp_fast_tanf(float x);
-float kp_fast_powf(float x, float y);
+KP_MATH_FN float kp_fast_expf(float x);
+KP_MATH_FN float kp_fast_exp10f(float x);
+KP_MATH_FN float kp_fast_logf(float x);
+KP_MATH_FN float kp_fast_log2f(float x);
+KP_MATH_FN float kp_fast_log10f(float x);
+KP_MATH_FN float kp_fast_sinf(float x);
+KP_MATH_FN float kp_fast_cosf(float x);
+KP_MATH_FN float kp_fast_tanf(float x);
+KP_MATH_FN float kp_fast_powf(float x, float y);
 void kp_fast_sincosf(float x, float *s, float *c);
 /* x / y, approximately; 0 when 2^126 < |y| < 2^128 (NaN for an infinite x there). */
-float kp_fast_fdividef(float x, float y);
+KP_MATH_FN float kp_fast_fdividef(float x, float y);
 /* x clamped to [0, 1]; NaN gives 0. */
-float kp_saturatef(float x);
+KP_MATH_FN float kp_saturatef(float x);
 
 #ifdef __cplusplus
 }

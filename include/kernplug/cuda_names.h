@@ -15,6 +15,7 @@
 #include "warp_match.h"
 #include "cuda_math.h"
 #include "timing.h"
+#include "rounding.h"
 
 /* Integer intrinsics (intrinsics.h). */
 #define __popc(x) kp_popc(x)
@@ -113,5 +114,135 @@
 #define __sincosf(x, s, c) kp_fast_sincosf(x, s, c)
 #define __fdividef(x, y) kp_fast_fdividef(x, y)
 #define __saturatef(x) kp_saturatef(x)
+
+/* Rounding modes and bit reinterpretations (rounding.h). */
+#define __fadd_rd kp_fadd_rd
+#define __fsub_rd kp_fsub_rd
+#define __fmul_rd kp_fmul_rd
+#define __fdiv_rd kp_fdiv_rd
+#define __frcp_rd kp_frcp_rd
+#define __fsqrt_rd kp_fsqrt_rd
+#define __fmaf_rd kp_fmaf_rd
+#define __dadd_rd kp_dadd_rd
+#define __dsub_rd kp_dsub_rd
+#define __dmul_rd kp_dmul_rd
+#define __ddiv_rd kp_ddiv_rd
+#define __drcp_rd kp_drcp_rd
+#define __dsqrt_rd kp_dsqrt_rd
+#define __fma_rd kp_fma_rd
+#define __double2float_rd kp_double2float_rd
+#define __int2float_rd kp_int2float_rd
+#define __uint2float_rd kp_uint2float_rd
+#define __ll2float_rd kp_ll2float_rd
+#define __ull2float_rd kp_ull2float_rd
+#define __ll2double_rd kp_ll2double_rd
+#define __ull2double_rd kp_ull2double_rd
+#define __fadd_rn kp_fadd_rn
+#define __fsub_rn kp_fsub_rn
+#define __fmul_rn kp_fmul_rn
+#define __fdiv_rn kp_fdiv_rn
+#define __frcp_rn kp_frcp_rn
+#define __fsqrt_rn kp_fsqrt_rn
+#define __fmaf_rn kp_fmaf_rn
+#define __dadd_rn kp_dadd_rn
+#define __dsub_rn kp_dsub_rn
+#define __dmul_rn kp_dmul_rn
+#define __ddiv_rn kp_ddiv_rn
+#define __drcp_rn kp_drcp_rn
+#define __dsqrt_rn kp_dsqrt_rn
+#define __fma_rn kp_fma_rn
+#define __double2float_rn kp_double2float_rn
+#define __int2float_rn kp_int2float_rn
+#define __uint2float_rn kp_uint2float_rn
+#define __ll2float_rn kp_ll2float_rn
+#define __ull2float_rn kp_ull2float_rn
+#define __ll2double_rn kp_ll2double_rn
+#define __ull2double_rn kp_ull2double_rn
+#define __fadd_ru kp_fadd_ru
+#define __fsub_ru kp_fsub_ru
+#define __fmul_ru kp_fmul_ru
+#define __fdiv_ru kp_fdiv_ru
+#define __frcp_ru kp_frcp_ru
+#define __fsqrt_ru kp_fsqrt_ru
+#define __fmaf_ru kp_fmaf_ru
+#define __dadd_ru kp_dadd_ru
+#define __dsub_ru kp_dsub_ru
+#define __dmul_ru kp_dmul_ru
+#define __ddiv_ru kp_ddiv_ru
+#define __drcp_ru kp_drcp_ru
+#define __dsqrt_ru kp_dsqrt_ru
+#define __fma_ru kp_fma_ru
+#define __double2float_ru kp_double2float_ru
+#define __int2float_ru kp_int2float_ru
+#define __uint2float_ru kp_uint2float_ru
+#define __ll2float_ru kp_ll2float_ru
+#define __ull2float_ru kp_ull2float_ru
+#define __ll2double_ru kp_ll2double_ru
+#define __ull2double_ru kp_ull2double_ru
+#define __fadd_rz kp_fadd_rz
+#define __fsub_rz kp_fsub_rz
+#define __fmul_rz kp_fmul_rz
+#define __fdiv_rz kp_fdiv_rz
+#define __frcp_rz kp_frcp_rz
+#define __fsqrt_rz kp_fsqrt_rz
+#define __fmaf_rz kp_fmaf_rz
+#define __dadd_rz kp_dadd_rz
+#define __dsub_rz kp_dsub_rz
+#define __dmul_rz kp_dmul_rz
+#define __ddiv_rz kp_ddiv_rz
+#define __drcp_rz kp_drcp_rz
+#define __dsqrt_rz kp_dsqrt_rz
+#define __fma_rz kp_fma_rz
+#define __double2float_rz kp_double2float_rz
+#define __int2float_rz kp_int2float_rz
+#define __uint2float_rz kp_uint2float_rz
+#define __ll2float_rz kp_ll2float_rz
+#define __ull2float_rz kp_ull2float_rz
+#define __ll2double_rz kp_ll2double_rz
+#define __ull2double_rz kp_ull2double_rz
+#define __float2int_rd kp_float2int_rd
+#define __float2uint_rd kp_float2uint_rd
+#define __float2ll_rd kp_float2ll_rd
+#define __float2ull_rd kp_float2ull_rd
+#define __double2int_rd kp_double2int_rd
+#define __double2uint_rd kp_double2uint_rd
+#define __double2ll_rd kp_double2ll_rd
+#define __double2ull_rd kp_double2ull_rd
+#define __float2int_rn kp_float2int_rn
+#define __float2uint_rn kp_float2uint_rn
+#define __float2ll_rn kp_float2ll_rn
+#define __float2ull_rn kp_float2ull_rn
+#define __double2int_rn kp_double2int_rn
+#define __double2uint_rn kp_double2uint_rn
+#define __double2ll_rn kp_double2ll_rn
+#define __double2ull_rn kp_double2ull_rn
+#define __float2int_ru kp_float2int_ru
+#define __float2uint_ru kp_float2uint_ru
+#define __float2ll_ru kp_float2ll_ru
+#define __float2ull_ru kp_float2ull_ru
+#define __double2int_ru kp_double2int_ru
+#define __double2uint_ru kp_double2uint_ru
+#define __double2ll_ru kp_double2ll_ru
+#define __double2ull_ru kp_double2ull_ru
+#define __float2int_rz kp_float2int_rz
+#define __float2uint_rz kp_float2uint_rz
+#define __float2ll_rz kp_float2ll_rz
+#define __float2ull_rz kp_float2ull_rz
+#define __double2int_rz kp_double2int_rz
+#define __double2uint_rz kp_double2uint_rz
+#define __double2ll_rz kp_double2ll_rz
+#define __double2ull_rz kp_double2ull_rz
+#define __frsqrt_rn kp_frsqrt_rn
+#define __float_as_int(x) kp_float_as_int(x)
+#define __float_as_uint(x) kp_float_as_uint(x)
+#define __int_as_float(x) kp_int_as_float(x)
+#define __uint_as_float(x) kp_uint_as_float(x)
+#define __double_as_longlong(x) kp_double_as_longlong(x)
+#define __longlong_as_double(x) kp_longlong_as_double(x)
+#define __double2hiint(x) kp_double2hiint(x)
+#define __double2loint(x) kp_double2loint(x)
+#define __hiloint2double(hi, lo) kp_hiloint2double(hi, lo)
+#define __int2double_rn(x) kp_int2double_rn(x)
+#define __uint2double_rn(x) kp_uint2double_rn(x)
 
 #endif /* KERNPLUG_CUDA_NAMES_H */

@@ -2,6 +2,7 @@
 #include "device/MathFunctions.h"
 #include "Primitives.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace kernplug {
@@ -33,9 +34,28 @@ static const char *const FastFloatNames[] = {
     "expf", "exp10f", "logf", "log2f", "log10f", "sinf", "cosf", "tanf", "powf", "sincosf",
     "fdividef"};
 
+// kernplug/rounding.h: <op>_<mode> with mode rd, rn, ru or rz, for each of these operations
+// (every combination is in libdevice), and frsqrt_rn.
+static bool isRoundingName(llvm::StringRef Name) {
+  static const char *const Ops[] = {
+      "fadd",     "fsub",      "fmul",         "fdiv",      "frcp",       "fsqrt",
+      "fmaf",     "dadd",      "dsub",         "dmul",      "ddiv",       "drcp",
+      "dsqrt",    "fma",       "double2float", "int2float", "uint2float", "ll2float",
+      "ull2float", "ll2double", "ull2double",  "float2int", "float2uint", "float2ll",
+      "float2ull", "double2int", "double2uint", "double2ll", "double2ull"};
+  if (Name == "frsqrt_rn")
+    return true;
+  llvm::StringRef Mode = Name.take_back(3);
+  if (Mode != "_rd" && Mode != "_rn" && Mode != "_ru" && Mode != "_rz")
+    return false;
+  return llvm::is_contained(Ops, Name.drop_back(3));
+}
+
 static std::string cudaMathNameFor(llvm::StringRef Name) {
   if (!Name.consume_front("kp_"))
     return "";
+  if (isRoundingName(Name))
+    return "__nv_" + Name.str();
   if (Name == "saturatef")
     return "__nv_saturatef";
   if (Name.consume_front("fast_")) {
