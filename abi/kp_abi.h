@@ -39,8 +39,9 @@ extern "C" {
  * only the current one (objects built by an older plugin are refused with a message that
  * says to rebuild them). 6: kp_cpu_thread_range names a run of consecutive blocks (block[],
  * num_blocks), so that one call of a block entry runs several small blocks; and
- * kp_kernel_desc.cpu_range_entry (generated kernels' CPU range entries). */
-#define KP_ABI_VERSION 6
+ * kp_kernel_desc.cpu_range_entry (generated kernels' CPU range entries). 7: the primitives
+ * kp_dev_clock64 and kp_dev_nanosleep, and the element type F16 (_Float16) in signatures. */
+#define KP_ABI_VERSION 7
 
 /* KP_ABI_VERSION covers the kp_dev_* primitives too: objects call the ones their kernplug.h
  * declared, which libkernplug_rt (CPU) and the device bitcode (GPU) define. Beside it, the
@@ -48,8 +49,8 @@ extern "C" {
  * and the declarations of include/kernplug/detail/primitives.h); the CTest
  * header.primitives_abi fails until a change to either bumps KP_ABI_VERSION and renews these
  * two (its message gives the values). */
-#define KP_ABI_PRIMITIVES_VERSION 4
-#define KP_ABI_PRIMITIVES_SHA256 "5327e55f7d323cb76597142e239b1e59c1f1f788378eb5dd74040e4ffb6b0460"
+#define KP_ABI_PRIMITIVES_VERSION 7
+#define KP_ABI_PRIMITIVES_SHA256 "1f451b919302b191d62af2d59ebce992fdf6be3c9ffd95a9ef89e69d9d7d253c"
 
 /* kp_param_desc.kind */
 enum {

@@ -77,8 +77,8 @@ public:
       return fail("expected a type name at '" + rest(Start) + "'", Start);
     if (!parseElemType(Name, Out))
       return fail("unknown type name '" + Name +
-                      "' (expected int8…int64, uint8…uint64, float32, float64 or "
-                      "i8…i64, u8…u64, f32, f64)",
+                      "' (expected int8…int64, uint8…uint64, float16, float32, float64 or "
+                      "i8…i64, u8…u64, f16, f32, f64)",
                   Start);
     return true;
   }

@@ -20,7 +20,7 @@ struct ElemType {
   ElemKind Kind = ElemKind::Float;
   unsigned Bits = 32;
 
-  /// The short name: i8 … i64, u8 … u64, f32, f64.
+  /// The short name: i8 … i64, u8 … u64, f16, f32, f64.
   std::string shortName() const;
   /// The row of abi/types.def: KP_ELEM_* (what descriptors carry), or -1.
   int code() const;

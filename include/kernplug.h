@@ -3,8 +3,14 @@
  * Device side, for functions marked __attribute__((kernel)) / ((device)) / ((vectorize("…"))):
  *   kernplug/device.h       thread indexing (grid, threadIdx, ...), barriers, fences, dynamic
  *                           shared memory
- *   kernplug/atomics.h      atomic_add & co., type-generic
+ *   kernplug/atomics.h      atomic_add & co., type-generic (also on _Float16, __bf16 and the
+ *                           kp_half2 pairs of kernplug/half.h)
  *   kernplug/warp.h         shuffles, votes, activemask
+ *   kernplug/warp_match.h   lane masks, match_any/all_sync, reduce_add/min/max_sync
+ *   kernplug/intrinsics.h   popc, brev, clz, ffs, mul24, umulhi, byte_perm, funnel shifts
+ *   kernplug/cuda_math.h    CUDA's math beyond math.h: rsqrt, sinpi, erfinv, normcdf, __expf, ...
+ *   kernplug/timing.h       clock64(), kp_nanosleep(ns)
+ *   kernplug/rounding.h     arithmetic and conversions with a rounding mode (__fadd_rd, ...)
  * Host side:
  *   kernplug/launch.h       launch(k, blocks, threads)(args...), dim3(...)
  *   kernplug/memory.h       device, managed, pinned and registered arrays; copies
@@ -41,6 +47,11 @@
 #include "kernplug/device.h"
 #include "kernplug/atomics.h"
 #include "kernplug/warp.h"
+#include "kernplug/warp_match.h"
+#include "kernplug/intrinsics.h"
+#include "kernplug/cuda_math.h"
+#include "kernplug/timing.h"
+#include "kernplug/rounding.h"
 #include "kernplug/launch.h"
 #include "kernplug/memory.h"
 #include "kernplug/stream.h"

@@ -19,6 +19,9 @@
 #include "memory.h"
 #include "stream.h"
 #include "ufunc.h"
+#include "intrinsics.h"
+#include "warp_match.h"
+#include "timing.h"
 
 /* CUDA's runtime headers name struct fields and parameters gridDim and blockDim and, in C++,
  * declare dim3's constructor: parsed after the macros below they do not compile. When
@@ -31,6 +34,9 @@
 #include <cuda_runtime.h>
 #endif
 #endif
+
+/* CUDA C's spellings (__popc, rsqrtf, __match_any_sync, ...), after <cuda_runtime.h>. */
+#include "cuda_names.h"
 
 #define grid(ndim) kp_grid(ndim)
 #define gridsize(ndim) kp_gridsize(ndim)
@@ -69,6 +75,16 @@
 #define all_sync(mask, p) kp_all_sync(mask, p)
 #define any_sync(mask, p) kp_any_sync(mask, p)
 #define activemask() kp_activemask()
+#define popc(x) kp_popc(x)
+#define brev(x) kp_brev(x)
+#define clz(x) kp_clz(x)
+#define lanemask_lt() kp_lanemask_lt()
+#define clock64() kp_clock64()
+#define match_any_sync(mask, v) kp_match_any_sync(mask, v)
+#define match_all_sync(mask, v, pred) kp_match_all_sync(mask, v, pred)
+#define reduce_add_sync(mask, v) kp_reduce_add_sync(mask, v)
+#define reduce_min_sync(mask, v) kp_reduce_min_sync(mask, v)
+#define reduce_max_sync(mask, v) kp_reduce_max_sync(mask, v)
 #define dim3(...) kp_dim3(__VA_ARGS__)
 #define launch(...) kp_launch(__VA_ARGS__)
 #define to_device(host, n) kp_to_device(host, n)

@@ -262,6 +262,15 @@ void useDeviceFastMath(Module &Dev) {
   }
 }
 
+/// -ffast-math is nvcc's --use_fast_math, which implies --ftz=true: float subnormals are
+/// flushed to zero (.ftz instructions), and libdevice's __nvvm_reflect("__CUDA_FTZ") says so.
+void flushFloatSubnormals(Module &Dev) {
+  Dev.setModuleFlag(Module::Override, "nvvm-reflect-ftz", uint32_t(1));
+  for (Function &F : Dev.functions())
+    if (!F.isDeclaration())
+      F.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
+}
+
 /// Whether the user's device code was compiled with -ffast-math (before libraries are linked).
 bool usesFastMath(const Module &Dev) {
   for (const Function &F : Dev.functions())
@@ -325,9 +334,11 @@ bool compileDeviceModule(Module &Dev, const std::vector<std::string> &KernelName
     answerPrecSqrt(Dev, FastMath);
   }
   // Again over libdevice's functions too: inlining one without the attributes would take
-  // them off the caller.
+  // them off the caller. The fast-math option implies the flush to zero of -ffast-math.
   if (Opts.DeviceFastMath)
     useDeviceFastMath(Dev);
+  else if (FastMath)
+    flushFloatSubnormals(Dev);
 
   std::set<std::string> Kernels(KernelNames.begin(), KernelNames.end());
   std::string CPU = PluginOptions::archName(Opts.PtxArch);

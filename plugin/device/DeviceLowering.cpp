@@ -3,6 +3,7 @@
 #include "device/MathFunctions.h"
 
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 
@@ -91,10 +92,65 @@ static void redirect(Module &Dev, Function &F, const std::string &NvName) {
   F.setName(NvName);
 }
 
+/// -ffast-math (nvcc's --use_fast_math): float calls that carry the approximate-functions
+/// flag go to libdevice's fast version (expf -> __nv_fast_expf, ex2.approx); calls without it
+/// (from code compiled without -ffast-math, or -fno-approx-func) keep the accurate one.
+static void useFastVersions(Module &Dev, Function &F, StringRef CName) {
+  std::string Fast = fastLibdeviceNameFor(CName);
+  if (Fast.empty())
+    return;
+  FunctionCallee FastFn;
+  for (User *U : make_early_inc_range(F.users())) {
+    auto *Call = dyn_cast<CallInst>(U);
+    if (!Call || Call->getCalledFunction() != &F || !isa<FPMathOperator>(Call) ||
+        !Call->hasApproxFunc())
+      continue;
+    if (!FastFn)
+      FastFn = Dev.getOrInsertFunction(Fast, F.getFunctionType());
+    Call->setCalledFunction(FastFn);
+  }
+}
+
+/// -ffast-math's float divisions (flags afn and arcp) are nvcc's -prec-div=false: __fdividef.
+/// (NVPTX would select div.approx only for functions still marked unsafe-fp-math after
+/// libdevice is inlined into them, which clears the mark.)
+static void useFastDivisions(Module &Dev) {
+  FunctionCallee FastDiv;
+  for (Function &F : Dev.functions())
+    for (Instruction &I : make_early_inc_range(instructions(F))) {
+      auto *Div = dyn_cast<BinaryOperator>(&I);
+      if (!Div || Div->getOpcode() != Instruction::FDiv || !Div->getType()->isFloatTy() ||
+          !Div->hasApproxFunc() || !Div->hasAllowReciprocal())
+        continue;
+      if (!FastDiv)
+        FastDiv = Dev.getOrInsertFunction("__nv_fast_fdividef", Div->getType(),
+                                          Div->getType(), Div->getType());
+      CallInst *Call = CallInst::Create(FastDiv, {Div->getOperand(0), Div->getOperand(1)},
+                                        "", Div->getIterator());
+      Call->copyFastMathFlags(Div);
+      Call->setDebugLoc(Div->getDebugLoc());
+      Call->takeName(Div);
+      Div->replaceAllUsesWith(Call);
+      Div->eraseFromParent();
+    }
+}
+
 void lowerMathToLibdevice(Module &Dev) {
+  useFastDivisions(Dev);
   for (Function &F : make_early_inc_range(Dev.functions())) {
     if (!F.isDeclaration())
       continue;
+    if (F.getReturnType()->isFloatTy()) {
+      StringRef Name = F.getName();
+      if (F.isIntrinsic())
+        useFastVersions(Dev, F, (Name.drop_front(strlen("llvm.")).split('.').first + "f").str());
+      else
+        useFastVersions(Dev, F, Name);
+      if (F.use_empty()) {
+        F.eraseFromParent();
+        continue;
+      }
+    }
     std::string NvName;
     if (F.isIntrinsic()) {
       // llvm.<base>.<type>…: -ffast-math and builtins produce these.

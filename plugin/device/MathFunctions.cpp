@@ -2,6 +2,7 @@
 #include "device/MathFunctions.h"
 #include "Primitives.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace kernplug {
@@ -21,7 +22,71 @@ static const char *const MathBases[] = {
     "sincos", "sinh",   "sqrt",      "tan",    "tanh",      "tgamma",    "trunc",
     "y0",     "y1",     "yn"};
 
+// CUDA's math functions beyond C's, declared by kernplug/cuda_math.h as kp_<name> (double)
+// and kp_<name>f (float); libdevice has them as __nv_<name> and __nv_<name>f. The runtime
+// defines the same kp_ names for the CPU backend (runtime/backend/cpu/cpu_math*.c).
+static const char *const CudaMathBases[] = {
+    "rsqrt",  "rcbrt",   "sinpi",   "cospi",   "sincospi", "erfinv",        "erfcinv",
+    "erfcx",  "normcdf", "normcdfinv", "cyl_bessel_i0", "cyl_bessel_i1", "rhypot", "norm3d",
+    "rnorm3d", "norm4d", "rnorm4d", "norm",    "rnorm"};
+// The fast single-precision intrinsics: kp_fast_<name> is __nv_fast_<name> (CUDA's __<name>).
+static const char *const FastFloatNames[] = {
+    "expf", "exp10f", "logf", "log2f", "log10f", "sinf", "cosf", "tanf", "powf", "sincosf",
+    "fdividef"};
+
+// kernplug/rounding.h: <op>_<mode> with mode rd, rn, ru or rz, for each of these operations
+// (every combination is in libdevice), and frsqrt_rn.
+static bool isRoundingName(llvm::StringRef Name) {
+  static const char *const Ops[] = {
+      "fadd",     "fsub",      "fmul",         "fdiv",      "frcp",       "fsqrt",
+      "fmaf",     "dadd",      "dsub",         "dmul",      "ddiv",       "drcp",
+      "dsqrt",    "fma",       "double2float", "int2float", "uint2float", "ll2float",
+      "ull2float", "ll2double", "ull2double",  "float2int", "float2uint", "float2ll",
+      "float2ull", "double2int", "double2uint", "double2ll", "double2ull"};
+  if (Name == "frsqrt_rn")
+    return true;
+  llvm::StringRef Mode = Name.take_back(3);
+  if (Mode != "_rd" && Mode != "_rn" && Mode != "_ru" && Mode != "_rz")
+    return false;
+  return llvm::is_contained(Ops, Name.drop_back(3));
+}
+
+static std::string cudaMathNameFor(llvm::StringRef Name) {
+  if (!Name.consume_front("kp_"))
+    return "";
+  if (isRoundingName(Name))
+    return "__nv_" + Name.str();
+  if (Name == "saturatef")
+    return "__nv_saturatef";
+  if (Name.consume_front("fast_")) {
+    for (const char *F : FastFloatNames)
+      if (Name == F)
+        return "__nv_fast_" + Name.str();
+    return "";
+  }
+  for (const char *B : CudaMathBases) {
+    llvm::StringRef Base(B);
+    if (Name == Base || (Name.size() == Base.size() + 1 && Name.starts_with(Base) &&
+                         Name.back() == 'f'))
+      return "__nv_" + Name.str();
+  }
+  return "";
+}
+
+std::string fastLibdeviceNameFor(llvm::StringRef Base) {
+  // nvcc's --use_fast_math: these float functions become their __<name> intrinsic, and
+  // -prec-sqrt=false: __nv_sqrtf, which is sqrt.approx when __CUDA_PREC_SQRT is 0.
+  if (Base == "sqrtf")
+    return "__nv_sqrtf";
+  for (const char *F : FastFloatNames)
+    if (Base == F && Base != "fdividef" && Base != "sincosf")
+      return "__nv_fast_" + Base.str();
+  return "";
+}
+
 std::string libdeviceNameFor(llvm::StringRef Name) {
+  if (Name.starts_with("kp_"))
+    return cudaMathNameFor(Name);
   // long is 64-bit on both sides, so the long variants map to the long long
   // ones. libdevice's __nv_sqrtf is approximate unless __nvvm_reflect says
   // __CUDA_PREC_SQRT, which LLVM 19 always answers 0; __nv_fsqrt_rn is the
@@ -35,7 +100,9 @@ std::string libdeviceNameFor(llvm::StringRef Name) {
       {"llroundf", "__nv_llroundf"}, {"lrint", "__nv_llrint"},     {"lrintf", "__nv_llrintf"},
       {"llrint", "__nv_llrint"},     {"llrintf", "__nv_llrintf"},  {"isnan", "__nv_isnand"},
       {"isnanf", "__nv_isnanf"},     {"isinf", "__nv_isinfd"},     {"isinff", "__nv_isinff"},
-      {"finite", "__nv_isfinited"},  {"finitef", "__nv_finitef"}};
+      {"finite", "__nv_isfinited"},  {"finitef", "__nv_finitef"},
+      // strings.h; __builtin_ffs* expand inline, a plain call reaches libdevice.
+      {"ffs", "__nv_ffs"},           {"ffsl", "__nv_ffsll"},        {"ffsll", "__nv_ffsll"}};
   for (const auto &[C, Nv] : Special)
     if (Name == C)
       return Nv;

@@ -79,6 +79,8 @@ int elemTypeOf(ASTContext &Ctx, QualType T) {
   int Class;
   if (T->isBooleanType())
     Class = KP_ELEM_CLASS_UINT; // a byte holding 0 or 1
+  else if (T->isBFloat16Type())
+    return -1; // 2 bytes of float, but not f16
   else if (T->isRealFloatingType())
     Class = KP_ELEM_CLASS_FLOAT;
   else if (T->isIntegerType())

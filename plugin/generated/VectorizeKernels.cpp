@@ -34,7 +34,9 @@ namespace {
 
 Type *irType(LLVMContext &C, const ElemType &E) {
   if (E.Kind == ElemKind::Float)
-    return E.Bits == 32 ? Type::getFloatTy(C) : Type::getDoubleTy(C);
+    return E.Bits == 16   ? Type::getHalfTy(C)
+           : E.Bits == 32 ? Type::getFloatTy(C)
+                          : Type::getDoubleTy(C);
   return Type::getIntNTy(C, E.Bits);
 }
 

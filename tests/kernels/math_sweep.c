@@ -10,8 +10,13 @@
  *    bound ulps from the correctly rounded result". A NaN must be a NaN, an infinity the same
  *    infinity, and a zero a zero of the same sign (as C99 Annex F and the CUDA Math API say).
  *
- * On the CPU backend the kernel calls the host libm, so this checks glibc and the plumbing; the
- * gpu variant checks libdevice as the plugin links it. Prints the largest error per function. */
+ * CUDA's functions beyond math.h (kernplug/cuda_math.h: rsqrt, sinpi, erfinv, normcdf, ...,
+ * and the fast float intrinsics __expf, __sinf, __fdividef, ...) are swept the same way
+ * against long double references written here (ref_*l), with CUDA's documented bounds.
+ *
+ * On the CPU backend the kernel calls the host libm (and libkernplug_rt's versions of CUDA's
+ * functions), so this checks those and the plumbing; the gpu variant checks libdevice as the
+ * plugin links it. Prints the largest error per function. */
 #define _GNU_SOURCE /* exp10, sincos, j0 ... yn, and their long double versions */
 #include <float.h>
 #include <limits.h>
@@ -37,15 +42,32 @@
 #define OTHERS(X)                                                                            \
   X(fma) X(ldexp) X(scalbn) X(jn) X(yn) X(frexp) X(modf) X(remquo) X(sincos) X(ilogb)        \
   X(lrint) X(llrint) X(lround) X(llround) X(nan) X(classify) X(compare)
+/* CUDA's functions (kernplug/cuda_math.h), one argument, float and double. */
+#define CUDA_UNARY(X, S)                                                                     \
+  X(rsqrt, S) X(rcbrt, S) X(sinpi, S) X(cospi, S) X(erfinv, S) X(erfcinv, S) X(erfcx, S)      \
+  X(normcdf, S) X(normcdfinv, S) X(cyl_bessel_i0, S) X(cyl_bessel_i1, S)
+/* CUDA's with their own shapes; the fast_* are the float intrinsics (__expf, ...), swept in
+ * float only. */
+#define CUDA_OTHERS(X)                                                                       \
+  X(rhypot) X(norm3d) X(rnorm3d) X(norm4d) X(rnorm4d) X(sincospi) X(fast_exp) X(fast_exp10)  \
+  X(fast_log) X(fast_log2) X(fast_log10) X(fast_sin) X(fast_cos) X(fast_fdivide)              \
+  X(saturate)
 
 #define OP_ENUM_S(fn, S) OP_##fn,
 #define OP_ENUM(fn) OP_##fn,
-enum op { UNARY(OP_ENUM_S, ) BINARY(OP_ENUM_S, ) OTHERS(OP_ENUM) OP_COUNT };
+enum op {
+  UNARY(OP_ENUM_S, ) BINARY(OP_ENUM_S, ) OTHERS(OP_ENUM) CUDA_UNARY(OP_ENUM_S, )
+  CUDA_OTHERS(OP_ENUM) OP_COUNT
+};
 
 #define OP_NAME_S(fn, S) #fn,
 #define OP_NAME(fn) #fn,
 static const char *const op_names[OP_COUNT] = {UNARY(OP_NAME_S, ) BINARY(OP_NAME_S, )
-                                                   OTHERS(OP_NAME)};
+                                                   OTHERS(OP_NAME) CUDA_UNARY(OP_NAME_S, )
+                                                   CUDA_OTHERS(OP_NAME)};
+
+static int is_fast(int op) { return op >= OP_fast_exp && op <= OP_saturate; }
+static int float_only(int op) { return is_fast(op); }
 
 #define CLASSIFY(x)                                                                          \
   (!!isnan(x) | !!isinf(x) << 1 | !!isfinite(x) << 2 | !!isnormal(x) << 3 |                    \
@@ -61,6 +83,20 @@ static const char *const op_names[OP_COUNT] = {UNARY(OP_NAME_S, ) BINARY(OP_NAME
 #define CASE_BINARY(fn, S)                                                                   \
   case OP_##fn:                                                                              \
     *r = fn##S(x, y);                                                                        \
+    break;
+/* CUDA's names in float and double (macros of kernplug/cuda_names.h), the references here in
+ * long double; the fast intrinsics in float, their accurate counterparts as references. */
+#define CUDA_FN_f(fn) fn##f
+#define CUDA_FN_(fn) fn
+#define CUDA_FN_l(fn) ref_##fn##l
+#define CUDA_FN(fn, S) CUDA_FN_##S(fn)
+#define FAST_FN_f(fn) kp_fast_##fn##f
+#define FAST_FN_(fn) fn
+#define FAST_FN_l(fn) fn##l
+#define FAST_FN(fn, S) FAST_FN_##S(fn)
+#define CASE_CUDA_UNARY(fn, S)                                                               \
+  case OP_##fn:                                                                              \
+    *r = CUDA_FN(fn, S)(x);                                                                  \
     break;
 
 /* eval_<T>(op, x, y, z, m, &r, &r2, &l): function op of the inputs; results in r (second
@@ -92,8 +128,143 @@ static const char *const op_names[OP_COUNT] = {UNARY(OP_NAME_S, ) BINARY(OP_NAME
     case OP_nan: *r = nan##S(""); break;                                                     \
     case OP_classify: *l = CLASSIFY(x); break;                                               \
     case OP_compare: *l = COMPARE(x, y); break;                                              \
+      CUDA_UNARY(CASE_CUDA_UNARY, S)                                                         \
+    case OP_rhypot: *r = CUDA_FN(rhypot, S)(x, y); break;                                    \
+    case OP_norm3d: *r = CUDA_FN(norm3d, S)(x, y, z); break;                                 \
+    case OP_rnorm3d: *r = CUDA_FN(rnorm3d, S)(x, y, z); break;                               \
+    case OP_norm4d: *r = CUDA_FN(norm4d, S)(x, y, z, x); break;                              \
+    case OP_rnorm4d: *r = CUDA_FN(rnorm4d, S)(x, y, z, x); break;                            \
+    case OP_sincospi: CUDA_FN(sincospi, S)(x, r, r2); break;                                 \
+    case OP_fast_exp: *r = FAST_FN(exp, S)(x); break;                                        \
+    case OP_fast_exp10: *r = FAST_FN(exp10, S)(x); break;                                    \
+    case OP_fast_log: *r = FAST_FN(log, S)(x); break;                                        \
+    case OP_fast_log2: *r = FAST_FN(log2, S)(x); break;                                      \
+    case OP_fast_log10: *r = FAST_FN(log10, S)(x); break;                                    \
+    case OP_fast_sin: *r = FAST_FN(sin, S)(x); break;                                        \
+    case OP_fast_cos: *r = FAST_FN(cos, S)(x); break;                                        \
+    case OP_fast_fdivide: *r = FAST_FN_##S##_DIV(x, y); break;                               \
+    case OP_saturate: *r = SATURATE_##S(x); break;                                           \
     }                                                                                        \
   }
+#define FAST_FN_f_DIV(x, y) __fdividef(x, y)
+#define FAST_FN__DIV(x, y) ((x) / (y))
+#define FAST_FN_l_DIV(x, y) ((x) / (y))
+#define SATURATE_f(x) __saturatef(x)
+#define SATURATE_(x) fmin(fmax(x, 0.0), 1.0)
+#define SATURATE_l(x) fminl(fmaxl(x, 0.0L), 1.0L)
+
+/* ---- long double references for CUDA's functions (host only) ------------------------- */
+
+static const long double PI_L = 3.141592653589793238462643383279502884L;
+static const long double SQRT2_L = 1.414213562373095048801688724209698079L;
+
+static long double ref_rsqrtl(long double x) { return 1 / sqrtl(x); }
+static long double ref_rcbrtl(long double x) { return 1 / cbrtl(x); }
+/* sin(pi x): x - 2 * round(x / 2) in [-1, 1] is exact; the half nearest zero of the sine's
+ * period around it is taken by symmetry, so pi is multiplied by a small exact value. */
+static long double ref_sinpil(long double x) {
+  if (!isfinite(x)) return x - x;
+  long double r = x - 2 * roundl(x / 2);
+  if (fabsl(r) > 0.5L) r = copysignl(1, r) - r;
+  return r == 0 ? copysignl(0, x) : sinl(PI_L * r);
+}
+static long double ref_cospil(long double x) {
+  if (!isfinite(x)) return x - x;
+  long double r = fabsl(x - 2 * roundl(x / 2)); /* [0, 1] */
+  return r == 0.5L ? 0.0L : sinl(PI_L * (0.5L - r));
+}
+/* Inverses by bisection (independent of libkernplug_rt's Newton steps): on erfc where the
+ * result is beyond 1/2 in magnitude, whose tail keeps its relative precision. */
+static long double bisect_erfc(long double z) { /* erfc(x) = z, 0 < z <= 1 */
+  long double lo = 0, hi = 110;
+  for (int i = 0; i < 200 && hi - lo > 0; i++) {
+    long double mid = (lo + hi) / 2;
+    if (mid == lo || mid == hi) break;
+    if (erfcl(mid) > z) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+static long double bisect_erf(long double y) { /* erf(x) = y, 0 <= y <= 1/2 */
+  /* Below 2^-30 the series (sqrt(pi)/2) (y + (pi/12) y^3) is exact to long double. */
+  if (y < 0x1p-30L) return 0.886226925452758013649083741671L * (y + PI_L / 12 * y * y * y);
+  long double lo = 0, hi = 1;
+  for (int i = 0; i < 200; i++) {
+    long double mid = (lo + hi) / 2;
+    if (mid == lo || mid == hi) break;
+    if (erfl(mid) < y) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+static long double ref_erfcinvl(long double z) {
+  if (isnan(z) || z < 0 || z > 2) return NAN;
+  if (z == 0) return INFINITY;
+  if (z == 2) return -INFINITY;
+  if (z > 1) return -ref_erfcinvl(2 - z);
+  return z >= 0.5L ? bisect_erf(1 - z) : bisect_erfc(z);
+}
+static long double ref_erfinvl(long double y) {
+  if (isnan(y) || fabsl(y) > 1) return NAN;
+  if (fabsl(y) == 1) return copysignl(INFINITY, y);
+  if (y == 0) return y;
+  long double a = fabsl(y);
+  return copysignl(a <= 0.5L ? bisect_erf(a) : bisect_erfc(1 - a), y);
+}
+/* exp(x^2) erfc(x), with x^2 split exactly (fmal); the asymptotic series far out. */
+static long double ref_erfcxl(long double x) {
+  if (isnan(x)) return x;
+  if (x == INFINITY) return 0;
+  if (x < -110) return INFINITY;
+  if (x < 100) {
+    long double hi = x * x, lo = fmal(x, x, -hi);
+    return expl(hi) * expl(lo) * erfcl(x);
+  }
+  long double t = 1 / (2 * x * x), sum = 1, term = 1;
+  for (int k = 1; k <= 8; k++) term *= -(2 * k - 1) * t, sum += term;
+  return sum / (x * sqrtl(PI_L));
+}
+static long double ref_normcdfl(long double x) { return erfcl(-x / SQRT2_L) / 2; }
+static long double ref_normcdfinvl(long double p) { return -SQRT2_L * ref_erfcinvl(2 * p); }
+/* I0 and I1: the power series, all terms positive (summed until they stop counting). */
+static long double bessel_i(long double x, int order) {
+  if (isnan(x)) return x;
+  long double ax = fabsl(x);
+  if (ax > 12000) return order ? copysignl(INFINITY, x) : INFINITY;
+  long double q = ax * ax / 4, term = order ? ax / 2 : 1, sum = term;
+  for (int k = 1; k < 20000; k++) {
+    term *= q / ((long double)k * (k + order));
+    sum += term;
+    if (term < sum * 0x1p-70L) break;
+  }
+  return order ? copysignl(sum, x) : sum;
+}
+static long double ref_cyl_bessel_i0l(long double x) { return bessel_i(x, 0); }
+static long double ref_cyl_bessel_i1l(long double x) { return bessel_i(x, 1); }
+static long double ref_rhypotl(long double x, long double y) { return 1 / hypotl(x, y); }
+static long double norm_n(int n, const long double *v) {
+  long double s = 0;
+  for (int i = 0; i < n; i++)
+    if (isinf(v[i])) return INFINITY;
+  for (int i = 0; i < n; i++) s += v[i] * v[i];
+  return sqrtl(s);
+}
+static long double ref_norm3dl(long double a, long double b, long double c) {
+  return norm_n(3, (long double[]){a, b, c});
+}
+static long double ref_rnorm3dl(long double a, long double b, long double c) {
+  return 1 / ref_norm3dl(a, b, c);
+}
+static long double ref_norm4dl(long double a, long double b, long double c, long double d) {
+  return norm_n(4, (long double[]){a, b, c, d});
+}
+static long double ref_rnorm4dl(long double a, long double b, long double c, long double d) {
+  return 1 / ref_norm4dl(a, b, c, d);
+}
+static void ref_sincospil(long double x, long double *s, long double *c) {
+  *s = ref_sinpil(x);
+  *c = ref_cospil(x);
+}
 
 DEFINE_EVAL(eval_float, float, f)
 DEFINE_EVAL(eval_double, double, )
@@ -149,6 +320,16 @@ enum domain {
   D_TO_INT,     /* inside the range of long */
   D_POW_BASE,
   D_POW_EXP,
+  D_ERFCINV,    /* (0, 2), down to the smallest positive number */
+  D_ERFCX,      /* from overflow of exp(x^2) to large positive */
+  D_NORMCDF,    /* from underflow to 1 */
+  D_PROB,       /* (0, 1), down to the smallest positive number */
+  D_BESSEL_I,   /* up to overflow */
+  D_FAST_EXP,   /* the fast intrinsics: results and arguments normal (the GPU flushes */
+  D_FAST_EXP10, /* subnormals); logarithms of positive normals, trig on [-pi, pi] */
+  D_FAST_LOG,
+  D_FAST_TRIG,
+  D_FAST_DIVISOR,
 };
 
 typedef struct op_info {
@@ -196,10 +377,28 @@ static const op_info info[OP_COUNT] = {
     [OP_llround] = {EXACT, EXACT, D_TO_INT, D_FULL},
     [OP_nan] = {EXACT, EXACT, D_FULL, D_FULL}, [OP_classify] = {EXACT, EXACT, D_FULL, D_FULL},
     [OP_compare] = {EXACT, EXACT, D_MIXED, D_MIXED},
+    /* CUDA's functions (same tables of the Programming Guide). */
+    [OP_rsqrt] = {2, 1, D_LOG, D_FULL},        [OP_rcbrt] = {1, 1, D_FULL, D_FULL},
+    [OP_sinpi] = {1, 1, D_MIXED, D_FULL},      [OP_cospi] = {1, 1, D_MIXED, D_FULL},
+    [OP_erfinv] = {2, 5, D_UNIT, D_FULL},      [OP_erfcinv] = {4, 6, D_ERFCINV, D_FULL},
+    [OP_erfcx] = {4, 4, D_ERFCX, D_FULL},      [OP_normcdf] = {5, 5, D_NORMCDF, D_FULL},
+    [OP_normcdfinv] = {5, 8, D_PROB, D_FULL},  [OP_cyl_bessel_i0] = {6, 6, D_BESSEL_I, D_FULL},
+    [OP_cyl_bessel_i1] = {6, 6, D_BESSEL_I, D_FULL},
+    [OP_rhypot] = {2, 1, D_MIXED, D_MIXED},    [OP_norm3d] = {2, 2, D_MIXED, D_MIXED},
+    [OP_rnorm3d] = {2, 1, D_MIXED, D_MIXED},   [OP_norm4d] = {2, 2, D_MIXED, D_MIXED},
+    [OP_rnorm4d] = {2, 1, D_MIXED, D_MIXED},   [OP_sincospi] = {1, 1, D_MIXED, D_FULL},
+    /* The fast intrinsics: bounds in bound_at() (0 here means "see there", not exact). */
+    [OP_fast_exp] = {0, 0, D_FAST_EXP, D_FULL}, [OP_fast_exp10] = {0, 0, D_FAST_EXP10, D_FULL},
+    [OP_fast_log] = {0, 0, D_FAST_LOG, D_FULL}, [OP_fast_log2] = {0, 0, D_FAST_LOG, D_FULL},
+    [OP_fast_log10] = {0, 0, D_FAST_LOG, D_FULL}, [OP_fast_sin] = {0, 0, D_FAST_TRIG, D_FULL},
+    [OP_fast_cos] = {0, 0, D_FAST_TRIG, D_FULL},
+    [OP_fast_fdivide] = {2, 2, D_MIXED, D_FAST_DIVISOR},
+    [OP_saturate] = {EXACT, EXACT, D_MIXED, D_FULL},
 };
 
 static int is_exact(int op) {
-  return info[op].ulps_float == EXACT && op != OP_jn && op != OP_yn;
+  return info[op].ulps_float == EXACT && op != OP_jn && op != OP_yn &&
+         !(is_fast(op) && op != OP_saturate);
 }
 
 /* ---- the two types ------------------------------------------------------------------- */
@@ -348,6 +547,35 @@ static double random_input(const fp_type *t, enum domain d) {
     if (one_in(6)) return random_finite(t);
     if (one_in(3)) return (double)((int)(next_random() % 81) - 40);
     return one_in(2) ? uniform(-40, 40) : random_sign(log_uniform(tiny(t), 1e3));
+  case D_ERFCINV:
+    if (one_in(8)) return random_finite(t);
+    if (one_in(3)) return log_uniform(tiny(t), 1);
+    return one_in(2) ? uniform(0, 2) : 2 - log_uniform(ldexp(1, -t->mant), 1);
+  case D_ERFCX:
+    if (one_in(8)) return random_finite(t);
+    if (one_in(4)) return log_uniform(1, (double)largest(t));
+    return uniform(t->is_double ? -26.7 : -9.4, 120);
+  case D_NORMCDF:
+    if (one_in(8)) return random_finite(t);
+    return one_in(3) ? random_sign(log_uniform(tiny(t), 1)) : uniform(t->is_double ? -39 : -14.5, 9);
+  case D_PROB:
+    if (one_in(8)) return random_finite(t);
+    return one_in(2) ? log_uniform(tiny(t), 0.5) : uniform(0, 1);
+  case D_BESSEL_I:
+    if (one_in(8)) return random_finite(t);
+    if (one_in(4)) return random_sign(log_uniform(tiny(t), 1));
+    return uniform(t->is_double ? -720 : -95, t->is_double ? 720 : 95);
+  case D_FAST_EXP:
+    return uniform(-87, 88);
+  case D_FAST_EXP10:
+    return uniform(-37.5, 38.5);
+  case D_FAST_LOG:
+    return one_in(2) ? uniform(0.5, 2) : log_uniform(0x1p-125, 0x1p127);
+  case D_FAST_TRIG:
+    return uniform(-3.14159265358979, 3.14159265358979);
+  case D_FAST_DIVISOR:
+    if (one_in(6)) return random_sign(uniform(0x1p126, 0x1.fffffep127)); /* the zero band */
+    return random_sign(log_uniform(0x1p-126, 0x1p126));
   }
   return 0;
 }
@@ -379,7 +607,8 @@ static void make_inputs(const fp_type *t, int op, sweep *s) {
   static const int orders[] = {2, 5, 128};
   const op_info *in = &info[op];
   int two_args = (op >= OP_atan2 && op <= OP_remainder) || op == OP_fma || op == OP_remquo ||
-                 op == OP_compare;
+                 op == OP_compare || (op >= OP_rhypot && op <= OP_rnorm4d) ||
+                 op == OP_fast_fdivide;
   rng_state = 0x9e3779b97f4a7c15u + (uint64_t)op * 7919 + (uint64_t)t->is_double;
   if (two_args) {
     for (int i = 0; i < ns; i++)
@@ -536,6 +765,22 @@ static double bound_at(const fp_type *t, int op, long double x, int n, double *a
   case OP_lgamma:
     if (t->is_double ? x > -23.0001L && x < -2.2637L : x > -10.001L && x < -2.264L) return -1;
     return ulps;
+  /* The fast intrinsics (CUDA Programming Guide, "Intrinsic Functions"). */
+  case OP_fast_exp: return 2 + floor(fabs(1.173 * (double)x));
+  case OP_fast_exp10: return 2 + floor(fabs(2.97 * (double)x));
+  case OP_fast_log:
+  case OP_fast_log2:
+  case OP_fast_log10:
+    if (x >= 0.5L && x <= 2) {
+      *abs_bound = op == OP_fast_log ? 0x1.7p-22 /* 2^-21.41 */ : op == OP_fast_log2 ? 0x1p-22 : 0x1p-24;
+      return 0;
+    }
+    return op == OP_fast_log2 ? 2 : 3;
+  case OP_fast_sin:
+  case OP_fast_cos:
+    if (fabsl(x) > 3.14159265358979323846L) return -1;
+    *abs_bound = op == OP_fast_sin ? 0x1.7p-22 /* 2^-21.41 */ : 0x1.b4p-22 /* 2^-21.19 */;
+    return 0;
   default: return ulps;
   }
 }
@@ -555,6 +800,9 @@ static double reference_error(const fp_type *t, int op, long double ref) {
  * fixes the sign; jn and yn at zero neither. */
 static int zero_sign_matters(int op, long double x) {
   if (op == OP_jn || op == OP_yn) return 0;
+  /* sinpi(n), cospi(n + 1/2) and normcdfinv(1/2): CUDA documents no sign for these zeros. */
+  if ((op == OP_sinpi || op == OP_cospi || op == OP_sincospi || op == OP_normcdfinv) && x != 0)
+    return 0;
   return x == 0 || !(is_bessel(op) || op == OP_tgamma);
 }
 
@@ -577,8 +825,8 @@ static void check_exact(const fp_type *t, int op, const sweep *s, const results 
     host_same_type(t, op, s, i, &r, &r2, &l);
     st->checked++;
     if (!same_bits(dev->r[i], r) &&
-        !((op == OP_fmax || op == OP_fmin) && dev->r[i] == 0 && r == 0)) {
-      /* (C leaves the sign of fmax(-0, +0) and fmin(-0, +0) open) */
+        !((op == OP_fmax || op == OP_fmin || op == OP_saturate) && dev->r[i] == 0 && r == 0)) {
+      /* (C leaves the sign of fmax(-0, +0) and fmin(-0, +0) open, CUDA __saturatef(-0)'s) */
       fail(st, t, op, s, i, dev->r[i], r, "result");
     } else if (op == OP_modf && !same_bits(dev->r2[i], r2)) {
       fail(st, t, op, s, i, dev->r2[i], r2, "integral part");
@@ -601,9 +849,26 @@ static void check_exact(const fp_type *t, int op, const sweep *s, const results 
 }
 
 /* One approximate result against the long double reference. */
+static int is_subnormal_of(const fp_type *t, long double v) {
+  return v != 0 && isfinite(v) && fabsl(v) < ldexpl(1, t->emin);
+}
+
 static void check_value(stats *st, const fp_type *t, int op, const sweep *s, int i,
                         long double got, long double ref) {
   long double x = s->x[i];
+  if (is_fast(op)) {
+    /* The GPU flushes subnormal arguments and results of the fast intrinsics to zero. */
+    if (is_subnormal_of(t, x) || is_subnormal_of(t, s->y[i]) || is_subnormal_of(t, ref))
+      return;
+    /* __fdividef(x, y) is 0 for 2^126 < |y| < 2^128 and finite x, NaN for infinite x
+     * (CUDA documents both). */
+    if (op == OP_fast_fdivide && fabsl((long double)s->y[i]) > 0x1p126L && isfinite(s->y[i])) {
+      st->checked++;
+      if (isfinite(x) ? got != 0 : !isnan(got))
+        fail(st, t, op, s, i, got, isfinite(x) ? 0 : NAN, "for 2^126 < |y| < 2^128");
+      return;
+    }
+  }
   double abs_bound, ulps = bound_at(t, op, x, s->m[i], &abs_bound);
   double err = ulp_error(t, got, ref, zero_sign_matters(op, x));
   st->checked++;
@@ -631,7 +896,7 @@ static void check_approx(const fp_type *t, int op, const sweep *s, const results
     long long l;
     eval_long_double(op, s->x[i], s->y[i], s->z[i], s->m[i], &r, &r2, &l);
     check_value(st, t, op, s, i, dev->r[i], r);
-    if (op == OP_sincos) check_value(st, t, op, s, i, dev->r2[i], r2);
+    if (op == OP_sincos || op == OP_sincospi) check_value(st, t, op, s, i, dev->r2[i], r2);
   }
 }
 
@@ -642,6 +907,8 @@ static void print_summary(const fp_type *t, int op, const stats *st) {
   printf("  %-11s %5d points  ", name, st->checked);
   if (is_exact(op))
     printf("exact");
+  else if (is_fast(op) && op != OP_fast_fdivide)
+    printf("max %5.2f ulp, max abs %.2g (CUDA's bounds by range)", st->max_ulps, st->max_abs);
   else if (op == OP_jn)
     printf("max abs %.2g (bound %.2g)", st->max_abs, t->is_double ? 5e-12 : 2.2e-6);
   else if (op == OP_yn && t->is_double)
@@ -666,6 +933,7 @@ static int sweep_type(const fp_type *t, device_buffers *d) {
          t->is_double ? "double" : "float");
   for (int op = 0; op < OP_COUNT; op++) {
     stats st = {0, 0, 0, 0};
+    if (t->is_double && float_only(op)) continue;
     make_inputs(t, op, &s);
     run_on_device(t, op, &s, d, &dev);
     if (is_exact(op)) check_exact(t, op, &s, &dev, &st);

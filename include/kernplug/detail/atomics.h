@@ -127,6 +127,7 @@ KP_ALWAYS_INLINE int kp_isnan_f64_(double x) {
   }
 
 KP_ATOMIC_FLOAT_TYPES(KP_DEFINE_FLOAT_ATOMICS)
+#include "atomics_half.h" /* _Float16, __bf16 and their pairs */
 
 /* inc/dec with CUDA's wrap-around: inc stores (old >= limit) ? 0 : old + 1;
  * dec stores (old == 0 || old > limit) ? limit : old - 1. 32 bits: atom.inc/atom.dec on the
@@ -152,7 +153,8 @@ KP_DEFINE_INCDEC_CAS(u64, unsigned long long)
   _Generic((p), int *: kp_atomic_##op##_i32, unsigned *: kp_atomic_##op##_u32,                 \
            long *: kp_atomic_##op##_il, unsigned long *: kp_atomic_##op##_ul,                  \
            long long *: kp_atomic_##op##_i64, unsigned long long *: kp_atomic_##op##_u64,      \
-           float *: kp_atomic_##op##_f32, double *: kp_atomic_##op##_f64)
+           float *: kp_atomic_##op##_f32, double *: kp_atomic_##op##_f64                       \
+               KP_ATOMIC_HALF_CASES_##op)
 #define KP_ATOMIC_INTS(op, p)                                                                  \
   _Generic((p), int *: kp_atomic_##op##_i32, unsigned *: kp_atomic_##op##_u32,                 \
            long *: kp_atomic_##op##_il, unsigned long *: kp_atomic_##op##_ul,                  \

@@ -61,6 +61,11 @@ unsigned kp_dev_atomic_dec_u32(unsigned *p, unsigned limit);
 /* Start of the dynamic shared memory sized by launch(k, blocks, threads, bytes). */
 void *kp_dev_dynamic_shared(void);
 
+/* A 64-bit counter that only grows (GPU: the SM's clock; CPU: nanoseconds), and a sleep of
+ * about ns nanoseconds (at most 1 ms, as CUDA's __nanosleep). */
+unsigned long long kp_dev_clock64(void);
+void kp_dev_nanosleep(unsigned ns);
+
 #ifdef __cplusplus
 }
 #endif

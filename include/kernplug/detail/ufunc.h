@@ -20,6 +20,7 @@ typedef enum kp_type {
   KP_TYPE_I8, KP_TYPE_I16, KP_TYPE_I32, KP_TYPE_I64,
   KP_TYPE_U8, KP_TYPE_U16, KP_TYPE_U32, KP_TYPE_U64,
   KP_TYPE_F32, KP_TYPE_F64,
+  KP_TYPE_F16, /* _Float16 (numba's float16); appended, the codes are the ABI's */
   KP_TYPE_COUNT
 } kp_type;
 
@@ -60,7 +61,18 @@ typedef struct kp_ufunc_arg {
   X(llong, kp_llong_, KP_TYPE_I64, i)                                                          \
   X(ullong, kp_ullong_, KP_TYPE_U64, u)                                                        \
   X(float, float, KP_TYPE_F32, f)                                                              \
-  X(double, double, KP_TYPE_F64, f)
+  X(double, double, KP_TYPE_F64, f)                                                            \
+  KP_UFUNC_HALF_TYPE_(X)
+/* _Float16 where the compiler has it (clang; kernplug/half.h); __bf16 has no signature type. */
+#if defined(__clang__) && defined(__FLT16_MAX__)
+#define KP_UFUNC_HALF_TYPE_(X) X(half, _Float16, KP_TYPE_F16, f)
+#define KP_UARG_HALF_CASES_                                                                    \
+  const _Float16 *: kp_uarg_array_half, _Float16 *: kp_uarg_mut_half,                          \
+      _Float16: kp_uarg_scalar_half,
+#else
+#define KP_UFUNC_HALF_TYPE_(X)
+#define KP_UARG_HALF_CASES_
+#endif
 
 /* kp_uarg_array_<s>(const T *), kp_uarg_mut_<s>(T *), kp_uarg_scalar_<s>(T). A plain char
  * scalar is signed or unsigned like char itself; its value goes in v.i (it fits). */
@@ -112,6 +124,7 @@ kp_ufunc_arg kp_ufunc_argument_must_be_an_arithmetic_value_or_a_pointer_to_one(v
       float: kp_uarg_scalar_float,                                                             \
       const double *: kp_uarg_array_double, double *: kp_uarg_mut_double,                      \
       double: kp_uarg_scalar_double,                                                           \
+      KP_UARG_HALF_CASES_                                                                      \
       default: kp_ufunc_argument_must_be_an_arithmetic_value_or_a_pointer_to_one)(x)
 #endif
 

@@ -7,6 +7,7 @@
  * Python's ctypes), and one initial-exec variable asks for the runtime's whole TLS block in
  * the small static surplus glibc keeps for dlopen (docs/runtime.md "Thread-local storage"). */
 #include <stdatomic.h>
+#include <time.h>
 
 #include "backend/cpu/cpu_backend.h"
 
@@ -114,3 +115,18 @@ KP_EXPORT unsigned kp_dev_atomic_dec_u32(unsigned *p, unsigned limit) {
 }
 
 KP_EXPORT void *kp_dev_dynamic_shared(void) { return kp_cpu_state.dynamic_shared; }
+
+/* clock64(): CLOCK_MONOTONIC in nanoseconds, a counter that only grows, as the GPU's does
+ * (whose unit is the SM's clock cycle). */
+KP_EXPORT unsigned long long kp_dev_clock64(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+/* nanosleep(ns): CUDA sleeps between 0 and 2 ns nanoseconds, at most a millisecond; the
+ * worker sleeps ns (capped the same way). */
+KP_EXPORT void kp_dev_nanosleep(unsigned ns) {
+  struct timespec ts = {0, ns > 1000000u ? 1000000 : (long)ns};
+  nanosleep(&ts, NULL);
+}
