@@ -7,6 +7,8 @@
  *   kernplug/warp.h         shuffles, votes, activemask
  * Host side:
  *   kernplug/launch.h       launch(k, blocks, threads)(args...), dim3(...)
+ *   kernplug/forall.h       forall(k, n)(args...), kp_occupancy()
+ *   kernplug/generic.h      one kernel body over several element types (kp_generic)
  *   kernplug/memory.h       device, managed, pinned and registered arrays; copies
  *   kernplug/stream.h       streams, events, asynchronous copies
  *   kernplug/ufunc.h        ufunc(), gufunc(), kp_reduce()
@@ -41,6 +43,8 @@
 #include "kernplug/atomics.h"
 #include "kernplug/warp.h"
 #include "kernplug/launch.h"
+#include "kernplug/forall.h"
+#include "kernplug/generic.h"
 #include "kernplug/memory.h"
 #include "kernplug/stream.h"
 #include "kernplug/runtime.h"

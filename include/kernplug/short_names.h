@@ -16,6 +16,7 @@
 #include "atomics.h"
 #include "warp.h"
 #include "launch.h"
+#include "forall.h"
 #include "memory.h"
 #include "stream.h"
 #include "ufunc.h"
@@ -71,6 +72,7 @@
 #define activemask() kp_activemask()
 #define dim3(...) kp_dim3(__VA_ARGS__)
 #define launch(...) kp_launch(__VA_ARGS__)
+#define forall(...) kp_forall(__VA_ARGS__)
 #define to_device(host, n) kp_to_device(host, n)
 #define device_array(T, n) kp_device_array(T, n)
 #define managed_array(T, n) kp_managed_array(T, n)

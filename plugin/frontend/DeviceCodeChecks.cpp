@@ -264,9 +264,10 @@ private:
   void checkShared(const VarDecl *VD) {
     if (!VD->isStaticLocal())
       St.error(VD->getLocation(), "'shared' variable '%0' must be declared static") << nameOf(VD);
-    else if (!VD->getType()->isConstantArrayType())
-      St.error(VD->getLocation(), "'shared' variable '%0' must be an array of constant size; "
-                                  "use kp_dynamic_shared(T) for a size chosen at launch")
+    else if (VD->getType()->isVariablyModifiedType() || VD->getType()->isIncompleteType())
+      St.error(VD->getLocation(), "'shared' variable '%0' must be a scalar, a struct or an "
+                                  "array of constant size; use kp_dynamic_shared(T) for a "
+                                  "size chosen at launch")
           << nameOf(VD);
     else if (VD->hasInit())
       St.error(VD->getLocation(), "'shared' variable '%0' cannot have an initializer; shared "
@@ -345,7 +346,7 @@ public:
       return true;
     const auto *Owner = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
     if (!Owner)
-      St.error(VD->getLocation(), "'shared' variable '%0' must be a static array declared "
+      St.error(VD->getLocation(), "'shared' variable '%0' must be a static variable declared "
                                   "inside a kernel or device function")
           << nameOf(VD);
     else if (!St.RootOf.count(Owner->getDefinition() ? Owner->getDefinition() : Owner))

@@ -1,0 +1,98 @@
+//===- LaunchArgChecks.cpp - kernel arguments of incompatible pointer type -*- C++ -*-===//
+//
+// launch(k, b, t)(args) expands to `(kp_configure_launch(k, ...) ? (k) :
+// refused)(args)`; forall likewise, and kp_generic puts a _Generic selection
+// in k's place. The kernel is found under those wrappers; each argument that
+// clang converted with an implicit pointer bitcast between incompatible
+// pointee types (what -Wincompatible-pointer-types warns about) is an error.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/LaunchArgChecks.h"
+
+#include "attributes/Attributes.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace kernplug {
+namespace {
+
+/// The kernel a call's callee names, through parentheses, implicit casts, the
+/// launch macros' conditional and a _Generic selection; null if none.
+const FunctionDecl *kernelOfCallee(const Expr *E) {
+  for (;;) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      E = CO->getTrueExpr();
+      continue;
+    }
+    if (const auto *GS = dyn_cast<GenericSelectionExpr>(E)) {
+      if (GS->isResultDependent())
+        return nullptr;
+      E = GS->getResultExpr();
+      continue;
+    }
+    break;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *FD = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
+  return FD && isKernel(FD) ? FD : nullptr;
+}
+
+class Visitor : public RecursiveASTVisitor<Visitor> {
+public:
+  explicit Visitor(ASTContext &Ctx) : Ctx(Ctx) {
+    DiagID = Ctx.getDiagnostics().getCustomDiagID(
+        DiagnosticsEngine::Error,
+        "argument %0 of kernel '%1' has type %2, but parameter '%3' is %4: the "
+        "kernel would read the memory as another type (cast explicitly if that "
+        "is meant)");
+  }
+
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *K = kernelOfCallee(CE->getCallee());
+    if (!K)
+      return true;
+    unsigned N = std::min(CE->getNumArgs(), K->getNumParams());
+    for (unsigned I = 0; I < N; ++I)
+      checkArg(K, I, CE->getArg(I));
+    return true;
+  }
+
+private:
+  void checkArg(const FunctionDecl *K, unsigned I, const Expr *Arg) {
+    const auto *Cast = dyn_cast<ImplicitCastExpr>(Arg->IgnoreParens());
+    if (!Cast || Cast->getCastKind() != CK_BitCast)
+      return;
+    QualType From = Cast->getSubExpr()->getType().getCanonicalType();
+    QualType To = K->getParamDecl(I)->getType().getCanonicalType();
+    if (!From->isPointerType() || !To->isPointerType())
+      return;
+    QualType FromElt = From->getPointeeType().getUnqualifiedType();
+    QualType ToElt = To->getPointeeType().getUnqualifiedType();
+    if (FromElt->isVoidType() || ToElt->isVoidType() ||
+        Ctx.typesAreCompatible(FromElt, ToElt))
+      return;
+    const ParmVarDecl *P = K->getParamDecl(I);
+    Ctx.getDiagnostics().Report(Arg->getExprLoc(), DiagID)
+        << (I + 1) << K->getName() << Cast->getSubExpr()->getType()
+        << (P->getName().empty() ? StringRef("?") : P->getName())
+        << P->getType() << Arg->getSourceRange();
+  }
+
+  ASTContext &Ctx;
+  unsigned DiagID;
+};
+
+} // namespace
+
+void LaunchArgChecksConsumer::HandleTranslationUnit(ASTContext &Ctx) {
+  if (Ctx.getDiagnostics().hasErrorOccurred())
+    return;
+  Visitor(Ctx).TraverseDecl(Ctx.getTranslationUnitDecl());
+}
+
+} // namespace kernplug
