@@ -33,6 +33,25 @@ bool isKernel(const FunctionDecl *FD) { return findAnnotation(FD, AnnotKernel); 
 bool isVectorize(const FunctionDecl *FD) { return findAnnotation(FD, AnnotVectorize); }
 bool isGuvectorize(const FunctionDecl *FD) { return findAnnotation(FD, AnnotGuvectorize); }
 bool isReduce(const FunctionDecl *FD) { return findAnnotation(FD, AnnotReduce); }
+bool launchBoundsOf(const FunctionDecl *FD, uint64_t &MaxThreads, uint64_t &MinBlocks) {
+  const auto *A = FD->getAttr<CUDALaunchBoundsAttr>();
+  if (!A)
+    return false;
+  const ASTContext &Ctx = FD->getASTContext();
+  auto Value = [&](const Expr *E, int64_t &Out) {
+    std::optional<llvm::APSInt> V =
+        E && !E->isValueDependent() ? E->getIntegerConstantExpr(Ctx) : std::nullopt;
+    if (V)
+      Out = V->getExtValue();
+    return V.has_value();
+  };
+  int64_t Max = -1, Min = 0;
+  if (!Value(A->getMaxThreads(), Max) || (A->getMinBlocks() && !Value(A->getMinBlocks(), Min)))
+    Max = -1;
+  MaxThreads = Max >= 1 && Max <= 1024 ? uint64_t(Max) : 0;
+  MinBlocks = Min >= 0 && Min <= 32 ? uint64_t(Min) : ~uint64_t(0);
+  return true;
+}
 bool isMarkedDevice(const FunctionDecl *FD) {
   return FD->hasAttr<CUDADeviceAttr>() || isKernel(FD) || isVectorize(FD) ||
          isGuvectorize(FD) || isReduce(FD);
@@ -132,7 +151,14 @@ public:
       return Orig.diagAppertainsToDecl(S, AL, D);
     if (rejectInCxx(S, AL))
       return false;
+    if (AttrKind == AttributeCommonInfo::AT_CUDALaunchBounds && AL.getNumArgs() > 2) {
+      error(S, AL.getLoc(), "'launch_bounds' takes at most two values (maximum threads per "
+                            "block, minimum blocks per multiprocessor)");
+      return false;
+    }
     bool WantVar = AttrKind == AttributeCommonInfo::AT_CUDAShared;
+    // launch_bounds: clang's own handler then checks the arguments and adds
+    // CUDALaunchBoundsAttr, which KernelCollector turns into an annotation.
     if (WantVar ? isa<VarDecl>(D) : isa<FunctionDecl>(D))
       return true;
     error(S, AL.getLoc(), "'%0' attribute only applies to %1")
@@ -468,7 +494,8 @@ bool installBuiltinSpellingOverrides() {
   ArrayRef<const ParsedAttrInfo *> Table = ParsedAttrInfo::getAllBuiltin();
   const AttributeCommonInfo::Kind Kinds[] = {AttributeCommonInfo::AT_RenderScriptKernel,
                                              AttributeCommonInfo::AT_CUDADevice,
-                                             AttributeCommonInfo::AT_CUDAShared};
+                                             AttributeCommonInfo::AT_CUDAShared,
+                                             AttributeCommonInfo::AT_CUDALaunchBounds};
   // The table is indexed by parsed kind; check that before writing into it.
   for (AttributeCommonInfo::Kind K : Kinds)
     if (static_cast<size_t>(K) >= Table.size() || !Table[K] || Table[K]->AttrKind != K)

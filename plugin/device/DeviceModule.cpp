@@ -1,4 +1,5 @@
 //===- DeviceModule.cpp - clone the device closure for NVPTX ----*- C++ -*-===//
+#include "LaunchBounds.h"
 #include "DevicePass.h"
 #include "Diagnostics.h"
 #include "KernelMetadata.h"
@@ -319,6 +320,14 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
           Call->setCallingConv(Callee->getCallingConv());
   for (KernelEntry &K : Kernels)
     widenKernelParams(*cast<Function>(VMap[K.Fn]));
+  // launch_bounds and maxrregcount: .maxntid, .minnctapersm and .maxnreg in the PTX.
+  std::map<const Function *, LaunchBounds> Bounds = readLaunchBounds(Host, /*Remove=*/false);
+  for (KernelEntry &K : Kernels) {
+    auto It = Bounds.find(K.Fn);
+    LaunchBounds B = It != Bounds.end() ? It->second : LaunchBounds();
+    if (B.MaxThreads || B.MinBlocks || Opts.MaxRegisters)
+      annotateDeviceKernel(*cast<Function>(VMap[K.Fn]), B, Opts.MaxRegisters);
+  }
   for (GlobalVariable &GV : Dev->globals())
     if (!GV.isDeclaration()) {
       GV.setLinkage(GlobalValue::InternalLinkage);

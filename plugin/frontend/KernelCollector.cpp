@@ -35,6 +35,20 @@ private:
   ASTContext &Ctx;
 };
 
+/// launch_bounds(max_threads[, min_blocks]) as the annotation the IR passes read
+/// (plugin/LaunchBounds.h); values LaunchArgChecks rejects are left out.
+void markLaunchBounds(FunctionDecl *FD) {
+  uint64_t Max = 0, Min = 0;
+  if (!launchBoundsOf(FD, Max, Min) || !Max || Min == ~uint64_t(0))
+    return;
+  std::string Text = std::string(AnnotLaunchBoundsPrefix) + std::to_string(Max) + "," +
+                     std::to_string(Min);
+  for (const auto *A : FD->specific_attrs<AnnotateAttr>())
+    if (A->getAnnotation() == Text)
+      return;
+  FD->addAttr(AnnotateAttr::CreateImplicit(FD->getASTContext(), Text, nullptr, 0));
+}
+
 /// The name clang's code generator gives FD in the IR (the passes find functions by it).
 std::string irNameOf(ASTContext &Ctx, const FunctionDecl *FD) {
   std::string Name = ASTNameGenerator(Ctx).getName(FD);
@@ -101,6 +115,7 @@ bool KernelCollector::HandleTopLevelDecl(DeclGroupRef DG) {
     if (!FD || !FD->doesThisDeclarationHaveABody())
       continue;
     SharedMarker(FD->getASTContext()).TraverseDecl(FD);
+    markLaunchBounds(FD);
     // ufunc()/gufunc() reach a (gu)vectorize function only through the
     // generated kernels, so clang must emit it even when C code never calls it.
     if ((isVectorize(FD) || isGuvectorize(FD)) && !FD->hasAttr<UsedAttr>())

@@ -12,8 +12,11 @@
 #include "attributes/Attributes.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+
+#include <set>
 
 using namespace clang;
 
@@ -52,6 +55,32 @@ public:
         "is meant)");
   }
 
+  /// launch_bounds: on kernels only, with values a GPU can honour.
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    const auto *LB = FD->getAttr<CUDALaunchBoundsAttr>();
+    uint64_t Max = 0, Min = 0;
+    if (!LB || !launchBoundsOf(FD, Max, Min) || !ReportedBounds.insert(LB).second)
+      return true;
+    DiagnosticsEngine &D = Ctx.getDiagnostics();
+    if (!isKernel(FD))
+      D.Report(LB->getLocation(),
+               D.getCustomDiagID(DiagnosticsEngine::Error,
+                                 "'launch_bounds' applies to kernels, and '%0' is not one "
+                                 "(mark it __attribute__((kernel)))"))
+          << FD->getName();
+    else if (!Max)
+      D.Report(LB->getMaxThreads()->getExprLoc(),
+               D.getCustomDiagID(DiagnosticsEngine::Error,
+                                 "the maximum threads per block of 'launch_bounds' must be an "
+                                 "integer constant from 1 to 1024"));
+    else if (Min == ~uint64_t(0))
+      D.Report(LB->getMinBlocks()->getExprLoc(),
+               D.getCustomDiagID(DiagnosticsEngine::Error,
+                                 "the minimum blocks per multiprocessor of 'launch_bounds' "
+                                 "must be an integer constant from 0 to 32"));
+    return true;
+  }
+
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *K = kernelOfCallee(CE->getCallee());
     if (!K)
@@ -85,6 +114,7 @@ private:
 
   ASTContext &Ctx;
   unsigned DiagID;
+  std::set<const Attr *> ReportedBounds;
 };
 
 } // namespace

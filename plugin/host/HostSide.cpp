@@ -5,6 +5,7 @@
 // initializer is filled by field name.
 //
 //===----------------------------------------------------------------------===//
+#include "LaunchBounds.h"
 #include "DevicePass.h"
 
 #include "cpu/CheckedAccess.h"
@@ -251,6 +252,9 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
   // variants share theirs.
   std::map<std::string, Constant *> Signatures;
 
+  // launch_bounds, keyed by the user's function (the stub keeps its name and annotation).
+  std::map<const Function *, LaunchBounds> Bounds = readLaunchBounds(M, /*Remove=*/false);
+
   std::vector<Constant *> Rows;
   for (size_t I = 0; I < Kernels.size(); ++I) {
     KernelEntry &K = Kernels[I];
@@ -276,7 +280,9 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
       compileThreadEntry(K, *Body, *Tr);
     if (BlockEntry)
       compileFallbacksForSize(*BlockEntry);
-    if (BlockEntry && Body->use_empty()) {
+    // Not the host function the descriptor names (a generated kernel whose host_fn is its
+    // own body, as in hand-written tests): erasing it would leave host_fn dangling.
+    if (BlockEntry && Body->use_empty() && Body != K.HostFn) {
       if (Body == K.Fn)
         K.Fn = nullptr;
       Body->eraseFromParent(); // its clone is the code now; saves host codegen at -O0
@@ -294,6 +300,10 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
         .set(KF::file, descriptorString(M, K.File, "__kp_file"))
         .setInt(KF::line, K.Line)
         .setNull(KF::runtime_data);
+    LaunchBounds B;
+    if (auto It = Bounds.find(K.HostFn); It != Bounds.end())
+      B = It->second;
+    Row.setInt(KF::max_threads, B.MaxThreads).setInt(KF::min_blocks, B.MinBlocks);
     if (Generated) {
       Constant *&Sig = Signatures[K.Signature];
       if (!Sig)

@@ -11,7 +11,8 @@
 /* Without an answer from the backend (a driver that cannot compute it): CUDA's usual choice. */
 enum { KP_FORALL_FALLBACK_BLOCK = 256, KP_FORALL_WARP = 32 };
 
-/* The backend's answer for the registered kernel k, capped by the device's block limits. */
+/* The backend's answer for the registered kernel k, capped by the device's block limits and
+ * the kernel's launch_bounds. */
 static void occupancy_of(const kp_backend *be, kp_kernel_desc *k, size_t dynamic_shared,
                          int *block, int *min_grid) {
   int b = 0, g = 0;
@@ -23,6 +24,7 @@ static void occupancy_of(const kp_backend *be, kp_kernel_desc *k, size_t dynamic
   const kp_limits *lim = kp_backend_limits(be, &owner);
   long long max = lim->max_threads_per_block;
   if (lim->max_block[0] < max) max = lim->max_block[0];
+  if (k->max_threads && (unsigned long long)max > k->max_threads) max = (long long)k->max_threads;
   if (b > max) b = (int)max;
   *block = b;
   *min_grid = g;

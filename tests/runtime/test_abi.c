@@ -135,15 +135,15 @@ static void test_reduce_geometry(void) {
 
 /* ---- objects of the previous ABI --------------------------------------------------------- */
 
-/* A module from the plugin before block entries ran runs of blocks and kernel descriptors had
- * cpu_range_entry (ABI 5) is refused, never read with the new layout. */
+/* A module from the plugin before kernel descriptors had launch_bounds (max_threads,
+ * min_blocks; ABI 6) is refused, never read with the new layout. */
 static void test_previous_abi_refused(void) {
-  _Static_assert(KP_ABI_VERSION == 6, "update this test and hand_kernels.c with the ABI");
-  static kp_module_desc abi5 = {.abi_version = 5, .source = "abi5_object.c"};
-  __kp_register_module(&abi5);
-  CHECK_ERROR(KP_ERROR_INTERNAL, "abi5_object.c was compiled by a kernplug plugin with ABI "
-                                 "version 5, but this libkernplug_rt speaks version 6");
-  __kp_unregister_module(&abi5);
+  _Static_assert(KP_ABI_VERSION == 7, "update this test and hand_kernels.c with the ABI");
+  static kp_module_desc abi6 = {.abi_version = 6, .source = "abi6_object.c"};
+  __kp_register_module(&abi6);
+  CHECK_ERROR(KP_ERROR_INTERNAL, "abi6_object.c was compiled by a kernplug plugin with ABI "
+                                 "version 6, but this libkernplug_rt speaks version 7");
+  __kp_unregister_module(&abi6);
 }
 
 int main(void) {
