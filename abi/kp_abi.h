@@ -40,7 +40,8 @@ extern "C" {
  * says to rebuild them). 6: kp_cpu_thread_range names a run of consecutive blocks (block[],
  * num_blocks), so that one call of a block entry runs several small blocks; and
  * kp_kernel_desc.cpu_range_entry (generated kernels' CPU range entries). 7:
- * kp_kernel_desc.max_threads and min_blocks (launch_bounds). */
+ * kp_kernel_desc.max_threads and min_blocks (launch_bounds); kp_module_desc.constants
+ * (file-scope `constant` variables, kp_constant_desc). */
 #define KP_ABI_VERSION 7
 
 /* KP_ABI_VERSION covers the kp_dev_* primitives too: objects call the ones their kernplug.h

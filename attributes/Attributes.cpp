@@ -156,7 +156,8 @@ public:
                             "block, minimum blocks per multiprocessor)");
       return false;
     }
-    bool WantVar = AttrKind == AttributeCommonInfo::AT_CUDAShared;
+    bool WantVar = AttrKind == AttributeCommonInfo::AT_CUDAShared ||
+                   AttrKind == AttributeCommonInfo::AT_CUDAConstant;
     // launch_bounds: clang's own handler then checks the arguments and adds
     // CUDALaunchBoundsAttr, which KernelCollector turns into an annotation.
     if (WantVar ? isa<VarDecl>(D) : isa<FunctionDecl>(D))
@@ -495,7 +496,8 @@ bool installBuiltinSpellingOverrides() {
   const AttributeCommonInfo::Kind Kinds[] = {AttributeCommonInfo::AT_RenderScriptKernel,
                                              AttributeCommonInfo::AT_CUDADevice,
                                              AttributeCommonInfo::AT_CUDAShared,
-                                             AttributeCommonInfo::AT_CUDALaunchBounds};
+                                             AttributeCommonInfo::AT_CUDALaunchBounds,
+                                             AttributeCommonInfo::AT_CUDAConstant};
   // The table is indexed by parsed kind; check that before writing into it.
   for (AttributeCommonInfo::Kind K : Kinds)
     if (static_cast<size_t>(K) >= Table.size() || !Table[K] || Table[K]->AttrKind != K)

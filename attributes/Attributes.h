@@ -27,6 +27,8 @@ inline constexpr const char *AnnotVectorize = "kernplug.vectorize";
 inline constexpr const char *AnnotGuvectorize = "kernplug.guvectorize";
 inline constexpr const char *AnnotReduce = "kernplug.reduce";
 inline constexpr const char *AnnotShared = "kernplug.shared";
+/// A file-scope `constant` variable (clang's CUDAConstantAttr in C): .const on the GPU.
+inline constexpr const char *AnnotConstant = "kernplug.constant";
 /// launch_bounds(max_threads[, min_blocks]) on a kernel: the annotation is this
 /// prefix followed by "<max_threads>,<min_blocks>" (min_blocks 0 when not given),
 /// added by KernelCollector from clang's CUDALaunchBoundsAttr.

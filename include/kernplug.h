@@ -10,6 +10,7 @@
  *   kernplug/forall.h       forall(k, n)(args...), kp_occupancy()
  *   kernplug/generic.h      one kernel body over several element types (kp_generic)
  *   kernplug/memory.h       device, managed, pinned and registered arrays; copies
+ *   kernplug/constant.h     constant memory filled at run time (kp_copy_to_constant)
  *   kernplug/stream.h       streams, events, asynchronous copies
  *   kernplug/ufunc.h        ufunc(), gufunc(), kp_reduce()
  *   kernplug/runtime.h      errors, backends, devices, kp_detect()
@@ -46,6 +47,7 @@
 #include "kernplug/forall.h"
 #include "kernplug/generic.h"
 #include "kernplug/memory.h"
+#include "kernplug/constant.h"
 #include "kernplug/stream.h"
 #include "kernplug/runtime.h"
 #include "kernplug/ufunc.h"

@@ -64,7 +64,7 @@ std::vector<GlobalValue *> annotatedGlobals(Module &M, StringRef Name, bool Remo
 }
 
 void removeMarkerAnnotations(Module &M) {
-  for (const char *Name : {AnnotKernel, AnnotVectorize, AnnotGuvectorize, AnnotReduce})
+  for (const char *Name : {AnnotKernel, AnnotVectorize, AnnotGuvectorize, AnnotReduce, AnnotConstant})
     annotatedGlobals(M, Name, /*Remove=*/true);
   readLaunchBounds(M, /*Remove=*/true);
   // The annotation strings are now unused private globals.

@@ -18,6 +18,7 @@
 #include "launch.h"
 #include "forall.h"
 #include "memory.h"
+#include "constant.h"
 #include "stream.h"
 #include "ufunc.h"
 
@@ -80,6 +81,7 @@
 #define device_array_like(d) kp_device_array_like(d)
 #define copy_to_host(host, d, n) kp_copy_to_host(host, d, n)
 #define copy_to_device(d, host, n) kp_copy_to_device(d, host, n)
+#define copy_to_constant(symbol, src, bytes) kp_copy_to_constant(symbol, src, bytes)
 #define copy_device_to_device(dst, src, n) kp_copy_device_to_device(dst, src, n)
 #define copy_to_host_async(host, d, n, stream) kp_copy_to_host_async(host, d, n, stream)
 #define copy_to_device_async(d, host, n, stream) kp_copy_to_device_async(d, host, n, stream)

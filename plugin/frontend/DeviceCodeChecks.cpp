@@ -133,6 +133,10 @@ public:
     // Static locals are judged once, at their declaration.
     if (!VD || !VD->hasGlobalStorage() || VD->hasAttr<CUDASharedAttr>() || VD->isStaticLocal())
       return true;
+    // Constant memory: read by device code, filled by kp_copy_to_constant (LaunchArgChecks
+    // rejects writes).
+    if (VD->hasAttr<CUDAConstantAttr>() && VD->getTLSKind() == VarDecl::TLS_None)
+      return true;
     if (VD->getTLSKind() != VarDecl::TLS_None) {
       St.error(E->getLocation(), "device code cannot use the thread-local variable '%0'")
           << nameOf(VD);
@@ -166,6 +170,9 @@ public:
                                   "or use dynamic shared memory or a device array")
           << nameOf(VD);
       St.noteRoot(Current);
+    } else if (VD->isStaticLocal() && VD->hasAttr<CUDAConstantAttr>()) {
+      St.error(VD->getLocation(), "constant variable '%0' must be declared at file scope")
+          << nameOf(VD);
     } else if (VD->isStaticLocal() && !VD->getType().isConstant(St.Ctx)) {
       St.error(VD->getLocation(), "static variable '%0' in device code must be const, or a "
                                   "'shared' array")

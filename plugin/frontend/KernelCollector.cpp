@@ -111,6 +111,10 @@ bool KernelCollector::HandleTopLevelDecl(DeclGroupRef DG) {
   // Runs before clang's code generator sees the declaration, so the
   // annotation reaches the IR of the function's static locals.
   for (Decl *D : DG) {
+    // A file-scope `constant` variable: the IR passes find it by its annotation.
+    if (auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasAttr<CUDAConstantAttr>() &&
+                                         !findAnnotation(VD, AnnotConstant))
+      VD->addAttr(AnnotateAttr::CreateImplicit(VD->getASTContext(), AnnotConstant, nullptr, 0));
     auto *FD = dyn_cast<FunctionDecl>(D);
     if (!FD || !FD->doesThisDeclarationHaveABody())
       continue;

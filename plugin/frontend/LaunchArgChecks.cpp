@@ -81,6 +81,37 @@ public:
     return true;
   }
 
+  /// `constant`: a file-scope variable defined here, one per process.
+  bool VisitVarDecl(VarDecl *VD) {
+    if (!VD->hasAttr<CUDAConstantAttr>() || VD != VD->getCanonicalDecl())
+      return true;
+    const char *Why = nullptr;
+    if (VD->isStaticLocal() || !VD->isFileVarDecl())
+      Why = "must be declared at file scope";
+    else if (VD->getTLSKind() != VarDecl::TLS_None)
+      Why = "cannot be thread-local";
+    else if (VD->getType()->isIncompleteType() || VD->getType()->isVariablyModifiedType())
+      Why = "must have a complete type of constant size";
+    else if (VD->getMostRecentDecl()->hasDefinition(Ctx) == VarDecl::DeclarationOnly)
+      Why = "must be defined in this file (kernels of other files cannot see it)";
+    if (Why)
+      report(VD->getLocation(), "constant variable '%0' %1") << VD->getName() << Why;
+    return true;
+  }
+
+  /// Writes to a `constant` variable: the GPU's copy is read-only, and the host's copy
+  /// changes only through kp_copy_to_constant, which updates every copy.
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      checkWrite(BO->getLHS(), BO->getOperatorLoc());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp())
+      checkWrite(UO->getSubExpr(), UO->getOperatorLoc());
+    return true;
+  }
+
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *K = kernelOfCallee(CE->getCallee());
     if (!K)
@@ -92,6 +123,30 @@ public:
   }
 
 private:
+  template <unsigned N>
+  DiagnosticBuilder report(SourceLocation L, const char (&Fmt)[N]) {
+    DiagnosticsEngine &D = Ctx.getDiagnostics();
+    return D.Report(L, D.getCustomDiagID(DiagnosticsEngine::Error, Fmt));
+  }
+
+  void checkWrite(const Expr *Target, SourceLocation L) {
+    for (;;) {
+      Target = Target->IgnoreParenImpCasts();
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Target))
+        Target = AS->getBase();
+      else if (const auto *ME = dyn_cast<MemberExpr>(Target); ME && !ME->isArrow())
+        Target = ME->getBase();
+      else
+        break;
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(Target);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (VD && VD->hasAttr<CUDAConstantAttr>())
+      report(L, "'%0' is constant memory, read-only in C code: fill it from the host with "
+                "kp_copy_to_constant(%0, src, bytes)")
+          << VD->getName();
+  }
+
   void checkArg(const FunctionDecl *K, unsigned I, const Expr *Arg) {
     const auto *Cast = dyn_cast<ImplicitCastExpr>(Arg->IgnoreParens());
     if (!Cast || Cast->getCastKind() != CK_BitCast)

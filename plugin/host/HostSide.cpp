@@ -5,6 +5,7 @@
 // initializer is filled by field name.
 //
 //===----------------------------------------------------------------------===//
+#include "ConstantMemory.h"
 #include "LaunchBounds.h"
 #include "DevicePass.h"
 
@@ -156,6 +157,30 @@ Constant *imageTable(Module &M, const std::vector<DeviceImage> &Images, const Ab
   auto *Ty = ArrayType::get(T.kp_image_desc, Rows.size());
   return new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
                             ConstantArray::get(Ty, Rows), "__kp_images");
+}
+
+/// kp_module_desc.constants: each `constant` variable's PTX symbol, host copy and size.
+Constant *constantTable(Module &M, const AbiTypes &T, uint64_t &Count) {
+  using F = kp_constant_desc_field;
+  std::vector<Constant *> Rows;
+  for (GlobalValue *GV : annotatedGlobals(M, AnnotConstant, /*Remove=*/false)) {
+    auto *Var = dyn_cast<GlobalVariable>(GV);
+    if (!Var)
+      continue;
+    uint64_t Size = M.getDataLayout().getTypeAllocSize(Var->getValueType());
+    Rows.push_back(DescriptorInit<F>(T.kp_constant_desc)
+                       .set(F::name, descriptorString(M, ptxSymbolOf(Var->getName()), "__kp_cname"))
+                       .set(F::host, Var)
+                       .setInt(F::size, Size)
+                       .set(F::source_name, descriptorString(M, Var->getName(), "__kp_cname"))
+                       .get());
+  }
+  Count = Rows.size();
+  if (Rows.empty())
+    return ConstantPointerNull::get(PointerType::get(M.getContext(), 0));
+  auto *Ty = ArrayType::get(T.kp_constant_desc, Rows.size());
+  return new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
+                            ConstantArray::get(Ty, Rows), "__kp_constants");
 }
 
 /// The static shared bytes buildDeviceModule (DeviceModule.cpp) left on a
@@ -325,6 +350,8 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
   }
   KernelTable->setInitializer(ConstantArray::get(KernelsTy, Rows));
   emitCheckedEntryTable(M, Kernels, KernelTable); // KP_CHECK's entries, when built
+  uint64_t NumConstants = 0;
+  Constant *Constants = constantTable(M, T, NumConstants);
   using MF = kp_module_desc_field;
   ModuleDesc->setInitializer(DescriptorInit<MF>(T.kp_module_desc)
                                  .setInt(MF::abi_version, KP_ABI_VERSION)
@@ -333,6 +360,8 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
                                  .set(MF::kernels, KernelTable)
                                  .setInt(MF::num_images, Images.size())
                                  .set(MF::images, imageTable(M, Images, T))
+                                 .set(MF::constants, Constants)
+                                 .setInt(MF::num_constants, NumConstants)
                                  .setNull(MF::runtime_data)
                                  .get());
 

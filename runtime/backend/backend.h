@@ -145,6 +145,12 @@ typedef struct kp_backend {
 #define KP_STREAM_HOOK_FIELD(Ret, Name, Params) Ret(*Name) Params;
   KP_BACKEND_STREAM_HOOKS(KP_STREAM_HOOK_FIELD)
 #undef KP_STREAM_HOOK_FIELD
+  /* kp_copy_to_constant (constant.c) has written [offset, offset + bytes) of the host copy of
+   * the module's `constant` variable c, after synchronize: the backend updates the copies it
+   * keeps (the CUDA backend: each device that loaded the module). NULL: the host variable is
+   * the only copy (the CPU backend). */
+  kp_error (*constant_changed)(const kp_module_desc *module, const kp_constant_desc *c,
+                               size_t offset, size_t bytes, const char *what);
   /* The module is being unregistered (registry.c; its library is being dlclose()d, or the
    * process exits): drop what the backend keeps in its runtime_data slots and those of its
    * kernels (the loaded GPU code). Reports nothing. NULL: nothing is kept. */

@@ -18,6 +18,10 @@ unsigned long long kp_registry_generation(void);
  * reduce) share their host_fn, the user's function, so they are found only this way. */
 size_t kp_registry_find_all(const void *f, uint64_t flag, kp_kernel_desc **out, size_t max);
 
+/* The registered `constant` variable whose host copy starts at `host`, and its module in
+ * *module; NULL if none. */
+const kp_constant_desc *kp_registry_find_constant(const void *host, kp_module_desc **module);
+
 /* What a function is to kernplug, for messages about calling it the wrong way. */
 typedef enum kp_function_kind {
   KP_FUNCTION_PLAIN, /* none of the others: a plain function, or built without the plugin */

@@ -258,6 +258,8 @@ kp_module_desc hand_module = {.abi_version = KP_ABI_VERSION,
                               .kernels = hand_kernels,
                               .num_images = sizeof hand_images / sizeof hand_images[0],
                               .images = hand_images,
+                              .num_constants = 0,
+                              .constants = NULL,
                               .runtime_data = NULL};
 
 /* ---- registration: the plugin's global constructor and destructor (ABI 4 on) ---------------- */
