@@ -62,7 +62,11 @@ enum {
 
 /* kp_param_desc.flags */
 enum {
-  KP_PARAM_CONST = 1u << 0 /* pointer to const: the kernel never writes through it */
+  KP_PARAM_CONST = 1u << 0, /* pointer to const: the kernel never writes through it */
+  /* VALUE parameters of arithmetic type (ABI 7): floating, or a signed integer (neither: an
+   * unsigned integer); gufunc converts a by-value scalar operand with them. */
+  KP_PARAM_FLOAT = 1u << 1,
+  KP_PARAM_SIGNED = 1u << 2
 };
 
 /* kp_kernel_desc.flags */

@@ -425,23 +425,28 @@ public:
     bool Out = L.isOutput(I);
     unsigned Nth = Out ? I - L.Inputs.size() + 1 : I + 1;
     const auto *PT = P->getType()->getAs<PointerType>();
-    if (!PT) {
+    // A "()" input may be taken by value: one number, the same for every block.
+    bool ByValue = !PT && !Out && L.operand(I).Dims.empty();
+    if (!PT && !ByValue) {
       error(S, P->getLocation(), "parameter '%0' of guvectorize function '%1' must be a pointer "
-                                 "to the elements of %select{input|output}2 %3 (it has type %4)")
-          << nameOf(P) << nameOf(FD) << Out << Nth << P->getType();
+                                 "to the elements of %select{input|output}2 %3 (it has type "
+                                 "%4)%select{; only a \"()\" input may be a number taken by "
+                                 "value|}5")
+          << nameOf(P) << nameOf(FD) << Out << Nth << P->getType() << Out;
       return false;
     }
     // The element types gufunc() can pass: C's integers, float and double.
-    QualType E = PT->getPointeeType();
+    QualType E = ByValue ? P->getType() : PT->getPointeeType();
     const auto *BT = E->getAs<BuiltinType>();
     bool Number = BT && !E->isEnumeralType() &&
                   ((BT->isInteger() && S.Context.getTypeSize(E) <= 64) ||
                    BT->getKind() == BuiltinType::Float ||
                    BT->getKind() == BuiltinType::Double);
     if (!Number) {
-      error(S, P->getLocation(), "parameter '%0' of guvectorize function '%1' must point to "
-                                 "integer, float or double elements (it has type %2)")
-          << nameOf(P) << nameOf(FD) << P->getType();
+      error(S, P->getLocation(), "parameter '%0' of guvectorize function '%1' must %select{"
+                                 "point to integer, float or double elements|be an integer, "
+                                 "float or double}3 (it has type %2)")
+          << nameOf(P) << nameOf(FD) << P->getType() << ByValue;
       return false;
     }
     if (Out && E.isConstQualified()) {
