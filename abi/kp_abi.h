@@ -40,7 +40,9 @@ extern "C" {
  * says to rebuild them). 6: kp_cpu_thread_range names a run of consecutive blocks (block[],
  * num_blocks), so that one call of a block entry runs several small blocks; and
  * kp_kernel_desc.cpu_range_entry (generated kernels' CPU range entries). 7: the primitives
- * kp_dev_clock64 and kp_dev_nanosleep, and the element type F16 (_Float16) in signatures. */
+ * kp_dev_clock64 and kp_dev_nanosleep, the element type F16 (_Float16) in signatures,
+ * kp_kernel_desc.max_threads and min_blocks (launch_bounds), and kp_module_desc.constants
+ * (file-scope `constant` variables, kp_constant_desc). */
 #define KP_ABI_VERSION 7
 
 /* KP_ABI_VERSION covers the kp_dev_* primitives too: objects call the ones their kernplug.h
@@ -61,7 +63,11 @@ enum {
 
 /* kp_param_desc.flags */
 enum {
-  KP_PARAM_CONST = 1u << 0 /* pointer to const: the kernel never writes through it */
+  KP_PARAM_CONST = 1u << 0, /* pointer to const: the kernel never writes through it */
+  /* VALUE parameters of arithmetic type (ABI 7): floating, or a signed integer (neither: an
+   * unsigned integer); gufunc converts a by-value scalar operand with them. */
+  KP_PARAM_FLOAT = 1u << 1,
+  KP_PARAM_SIGNED = 1u << 2
 };
 
 /* kp_kernel_desc.flags */

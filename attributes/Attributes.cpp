@@ -33,6 +33,25 @@ bool isKernel(const FunctionDecl *FD) { return findAnnotation(FD, AnnotKernel); 
 bool isVectorize(const FunctionDecl *FD) { return findAnnotation(FD, AnnotVectorize); }
 bool isGuvectorize(const FunctionDecl *FD) { return findAnnotation(FD, AnnotGuvectorize); }
 bool isReduce(const FunctionDecl *FD) { return findAnnotation(FD, AnnotReduce); }
+bool launchBoundsOf(const FunctionDecl *FD, uint64_t &MaxThreads, uint64_t &MinBlocks) {
+  const auto *A = FD->getAttr<CUDALaunchBoundsAttr>();
+  if (!A)
+    return false;
+  const ASTContext &Ctx = FD->getASTContext();
+  auto Value = [&](const Expr *E, int64_t &Out) {
+    std::optional<llvm::APSInt> V =
+        E && !E->isValueDependent() ? E->getIntegerConstantExpr(Ctx) : std::nullopt;
+    if (V)
+      Out = V->getExtValue();
+    return V.has_value();
+  };
+  int64_t Max = -1, Min = 0;
+  if (!Value(A->getMaxThreads(), Max) || (A->getMinBlocks() && !Value(A->getMinBlocks(), Min)))
+    Max = -1;
+  MaxThreads = Max >= 1 && Max <= 1024 ? uint64_t(Max) : 0;
+  MinBlocks = Min >= 0 && Min <= 32 ? uint64_t(Min) : ~uint64_t(0);
+  return true;
+}
 bool isMarkedDevice(const FunctionDecl *FD) {
   return FD->hasAttr<CUDADeviceAttr>() || isKernel(FD) || isVectorize(FD) ||
          isGuvectorize(FD) || isReduce(FD);
@@ -132,7 +151,15 @@ public:
       return Orig.diagAppertainsToDecl(S, AL, D);
     if (rejectInCxx(S, AL))
       return false;
-    bool WantVar = AttrKind == AttributeCommonInfo::AT_CUDAShared;
+    if (AttrKind == AttributeCommonInfo::AT_CUDALaunchBounds && AL.getNumArgs() > 2) {
+      error(S, AL.getLoc(), "'launch_bounds' takes at most two values (maximum threads per "
+                            "block, minimum blocks per multiprocessor)");
+      return false;
+    }
+    bool WantVar = AttrKind == AttributeCommonInfo::AT_CUDAShared ||
+                   AttrKind == AttributeCommonInfo::AT_CUDAConstant;
+    // launch_bounds: clang's own handler then checks the arguments and adds
+    // CUDALaunchBoundsAttr, which KernelCollector turns into an annotation.
     if (WantVar ? isa<VarDecl>(D) : isa<FunctionDecl>(D))
       return true;
     error(S, AL.getLoc(), "'%0' attribute only applies to %1")
@@ -398,23 +425,28 @@ public:
     bool Out = L.isOutput(I);
     unsigned Nth = Out ? I - L.Inputs.size() + 1 : I + 1;
     const auto *PT = P->getType()->getAs<PointerType>();
-    if (!PT) {
+    // A "()" input may be taken by value: one number, the same for every block.
+    bool ByValue = !PT && !Out && L.operand(I).Dims.empty();
+    if (!PT && !ByValue) {
       error(S, P->getLocation(), "parameter '%0' of guvectorize function '%1' must be a pointer "
-                                 "to the elements of %select{input|output}2 %3 (it has type %4)")
-          << nameOf(P) << nameOf(FD) << Out << Nth << P->getType();
+                                 "to the elements of %select{input|output}2 %3 (it has type "
+                                 "%4)%select{; only a \"()\" input may be a number taken by "
+                                 "value|}5")
+          << nameOf(P) << nameOf(FD) << Out << Nth << P->getType() << Out;
       return false;
     }
     // The element types gufunc() can pass: C's integers, float and double.
-    QualType E = PT->getPointeeType();
+    QualType E = ByValue ? P->getType() : PT->getPointeeType();
     const auto *BT = E->getAs<BuiltinType>();
     bool Number = BT && !E->isEnumeralType() &&
                   ((BT->isInteger() && S.Context.getTypeSize(E) <= 64) ||
                    BT->getKind() == BuiltinType::Float ||
                    BT->getKind() == BuiltinType::Double);
     if (!Number) {
-      error(S, P->getLocation(), "parameter '%0' of guvectorize function '%1' must point to "
-                                 "integer, float or double elements (it has type %2)")
-          << nameOf(P) << nameOf(FD) << P->getType();
+      error(S, P->getLocation(), "parameter '%0' of guvectorize function '%1' must %select{"
+                                 "point to integer, float or double elements|be an integer, "
+                                 "float or double}3 (it has type %2)")
+          << nameOf(P) << nameOf(FD) << P->getType() << ByValue;
       return false;
     }
     if (Out && E.isConstQualified()) {
@@ -468,7 +500,9 @@ bool installBuiltinSpellingOverrides() {
   ArrayRef<const ParsedAttrInfo *> Table = ParsedAttrInfo::getAllBuiltin();
   const AttributeCommonInfo::Kind Kinds[] = {AttributeCommonInfo::AT_RenderScriptKernel,
                                              AttributeCommonInfo::AT_CUDADevice,
-                                             AttributeCommonInfo::AT_CUDAShared};
+                                             AttributeCommonInfo::AT_CUDAShared,
+                                             AttributeCommonInfo::AT_CUDALaunchBounds,
+                                             AttributeCommonInfo::AT_CUDAConstant};
   // The table is indexed by parsed kind; check that before writing into it.
   for (AttributeCommonInfo::Kind K : Kinds)
     if (static_cast<size_t>(K) >= Table.size() || !Table[K] || Table[K]->AttrKind != K)

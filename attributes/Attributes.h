@@ -10,6 +10,7 @@
 #define KERNPLUG_ATTRIBUTES_ATTRIBUTES_H
 
 #include <string>
+#include <cstdint>
 
 namespace clang {
 class Decl;
@@ -26,6 +27,12 @@ inline constexpr const char *AnnotVectorize = "kernplug.vectorize";
 inline constexpr const char *AnnotGuvectorize = "kernplug.guvectorize";
 inline constexpr const char *AnnotReduce = "kernplug.reduce";
 inline constexpr const char *AnnotShared = "kernplug.shared";
+/// A file-scope `constant` variable (clang's CUDAConstantAttr in C): .const on the GPU.
+inline constexpr const char *AnnotConstant = "kernplug.constant";
+/// launch_bounds(max_threads[, min_blocks]) on a kernel: the annotation is this
+/// prefix followed by "<max_threads>,<min_blocks>" (min_blocks 0 when not given),
+/// added by KernelCollector from clang's CUDALaunchBoundsAttr.
+inline constexpr const char *AnnotLaunchBoundsPrefix = "kernplug.launch_bounds=";
 
 /// Makes clang hand the C spellings `kernel`, `device` and `shared` (which it
 /// resolves to disabled RenderScript/CUDA attributes) to kernplug. Must run
@@ -46,6 +53,10 @@ bool isGuvectorize(const clang::FunctionDecl *FD);
 bool isReduce(const clang::FunctionDecl *FD);
 /// device functions, plus every kernel/vectorize/guvectorize/reduce function.
 bool isMarkedDevice(const clang::FunctionDecl *FD);
+/// Whether FD has launch_bounds(max_threads[, min_blocks]); MaxThreads is 0
+/// when the first value is not an integer constant in 1..1024, MinBlocks ~0
+/// when the second is not one in 0..32 (LaunchArgChecks reports both).
+bool launchBoundsOf(const clang::FunctionDecl *FD, uint64_t &MaxThreads, uint64_t &MinBlocks);
 
 } // namespace kernplug
 

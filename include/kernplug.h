@@ -13,7 +13,10 @@
  *   kernplug/rounding.h     arithmetic and conversions with a rounding mode (__fadd_rd, ...)
  * Host side:
  *   kernplug/launch.h       launch(k, blocks, threads)(args...), dim3(...)
+ *   kernplug/forall.h       forall(k, n)(args...), kp_occupancy()
+ *   kernplug/generic.h      one kernel body over several element types (kp_generic)
  *   kernplug/memory.h       device, managed, pinned and registered arrays; copies
+ *   kernplug/constant.h     constant memory filled at run time (kp_copy_to_constant)
  *   kernplug/stream.h       streams, events, asynchronous copies
  *   kernplug/ufunc.h        ufunc(), gufunc(), kp_reduce()
  *   kernplug/runtime.h      errors, backends, devices, kp_detect()
@@ -53,7 +56,10 @@
 #include "kernplug/timing.h"
 #include "kernplug/rounding.h"
 #include "kernplug/launch.h"
+#include "kernplug/forall.h"
+#include "kernplug/generic.h"
 #include "kernplug/memory.h"
+#include "kernplug/constant.h"
 #include "kernplug/stream.h"
 #include "kernplug/cuda_interop.h"
 #include "kernplug/runtime.h"

@@ -1,4 +1,5 @@
 //===- DevicePass.cpp - IR helpers the passes share --------------*- C++ -*-===//
+#include "LaunchBounds.h"
 #include "DevicePass.h"
 
 #include "attributes/Attributes.h"
@@ -63,8 +64,9 @@ std::vector<GlobalValue *> annotatedGlobals(Module &M, StringRef Name, bool Remo
 }
 
 void removeMarkerAnnotations(Module &M) {
-  for (const char *Name : {AnnotKernel, AnnotVectorize, AnnotGuvectorize, AnnotReduce})
+  for (const char *Name : {AnnotKernel, AnnotVectorize, AnnotGuvectorize, AnnotReduce, AnnotConstant})
     annotatedGlobals(M, Name, /*Remove=*/true);
+  readLaunchBounds(M, /*Remove=*/true);
   // The annotation strings are now unused private globals.
   for (GlobalVariable &GV : make_early_inc_range(M.globals()))
     if (GV.getSection() == "llvm.metadata" && GV.use_empty() && GV.hasPrivateLinkage())

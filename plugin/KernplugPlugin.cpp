@@ -16,6 +16,7 @@
 #include "Options.h"
 #include "Passes.h"
 #include "frontend/UfuncCallChecks.h"
+#include "frontend/LaunchArgChecks.h"
 
 #include "clang/Basic/CodeGenOptions.h"
 #include "clang/Basic/DiagnosticIDs.h"
@@ -146,6 +147,7 @@ public:
     Consumers.push_back(std::make_unique<KernelCollector>(Opts->MainFile, Info));
     Consumers.push_back(std::make_unique<DeviceCodeChecks>(*Opts));
     Consumers.push_back(std::make_unique<UfuncCallChecksConsumer>());
+    Consumers.push_back(std::make_unique<LaunchArgChecksConsumer>());
     Consumers.push_back(std::make_unique<PassesDisabledCheck>(CI, Info));
     return std::make_unique<MultiplexConsumer>(std::move(Consumers));
   }

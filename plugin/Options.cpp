@@ -135,6 +135,17 @@ bool PluginOptions::parse(const std::string &Arg, std::string &Error) {
     }
     return true;
   }
+  if (Name == "maxrregcount") {
+    // nvcc's -maxrregcount: registers per thread of every kernel (ptxas rounds it and keeps
+    // at least 16; sm_75 and newer have at most 255).
+    unsigned N = 0;
+    if (HasValue && !Value.getAsInteger(10, N) && N >= 16 && N <= 255) {
+      MaxRegisters = N;
+      return true;
+    }
+    Error = "maxrregcount= takes a register count from 16 to 255 (got '" + Value.str() + "')";
+    return false;
+  }
   if (Name == "libdevice" || Name == "ptxas" || Name == "device-runtime" ||
       Name == "reduce-runtime") {
     // "none" turns the tool off (PTX without cubins, no libdevice), for tests and for
@@ -152,7 +163,7 @@ bool PluginOptions::parse(const std::string &Arg, std::string &Error) {
   Error = "unknown option '" + Name.str() +
           "' (known: arch, ptx-arch, save-temps, verbose, device-opt, libdevice, ptxas, "
           "ptxas-options, fast-math, device-runtime, reduce-runtime, reduce-fibers, cpu-barriers, "
-          "check, split)";
+          "check, split, maxrregcount)";
   return false;
 }
 

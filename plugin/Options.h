@@ -18,6 +18,7 @@ struct PluginOptions {
   bool SaveTemps = false;
   bool Verbose = false;
   unsigned DeviceOptLevel = 3;
+  unsigned MaxRegisters = 0;  // maxrregcount=N: .maxnreg N on every kernel; 0: no limit
   bool DebugLineInfo = false; // host -g
   bool ReduceFibers = false;  // CPU backend runs kp_reduce's GPU kernel (tests it)
   bool CpuBarrierFibers = false; // cpu-barriers=fibers: no barrier splitting (tests fibers)

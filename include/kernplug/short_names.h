@@ -16,7 +16,9 @@
 #include "atomics.h"
 #include "warp.h"
 #include "launch.h"
+#include "forall.h"
 #include "memory.h"
+#include "constant.h"
 #include "stream.h"
 #include "ufunc.h"
 #include "intrinsics.h"
@@ -87,6 +89,7 @@
 #define reduce_max_sync(mask, v) kp_reduce_max_sync(mask, v)
 #define dim3(...) kp_dim3(__VA_ARGS__)
 #define launch(...) kp_launch(__VA_ARGS__)
+#define forall(...) kp_forall(__VA_ARGS__)
 #define to_device(host, n) kp_to_device(host, n)
 #define device_array(T, n) kp_device_array(T, n)
 #define managed_array(T, n) kp_managed_array(T, n)
@@ -94,6 +97,7 @@
 #define device_array_like(d) kp_device_array_like(d)
 #define copy_to_host(host, d, n) kp_copy_to_host(host, d, n)
 #define copy_to_device(d, host, n) kp_copy_to_device(d, host, n)
+#define copy_to_constant(symbol, src, bytes) kp_copy_to_constant(symbol, src, bytes)
 #define copy_device_to_device(dst, src, n) kp_copy_device_to_device(dst, src, n)
 #define copy_to_host_async(host, d, n, stream) kp_copy_to_host_async(host, d, n, stream)
 #define copy_to_device_async(d, host, n, stream) kp_copy_to_device_async(d, host, n, stream)

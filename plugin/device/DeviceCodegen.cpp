@@ -1,4 +1,5 @@
 //===- DeviceCodegen.cpp - link, optimise, emit PTX and cubins --*- C++ -*-===//
+#include "ConstantMemory.h"
 #include "device/DeviceAtomics.h"
 #include "DevicePass.h"
 #include "device/DeviceUnroll.h"
@@ -351,7 +352,7 @@ bool compileDeviceModule(Module &Dev, const std::vector<std::string> &KernelName
     F.addFnAttr("target-cpu", CPU);
   }
   for (GlobalVariable &GV : Dev.globals())
-    if (!GV.isDeclaration())
+    if (!GV.isDeclaration() && !GV.hasAttribute(ConstantMemoryAttr)) // the runtime finds those
       GV.setLinkage(GlobalValue::InternalLinkage);
 
   TargetOptions TO;

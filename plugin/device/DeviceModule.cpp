@@ -1,4 +1,6 @@
 //===- DeviceModule.cpp - clone the device closure for NVPTX ----*- C++ -*-===//
+#include "ConstantMemory.h"
+#include "LaunchBounds.h"
 #include "DevicePass.h"
 #include "Diagnostics.h"
 #include "KernelMetadata.h"
@@ -239,6 +241,10 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
   // (and the PTX) does not depend on where the allocator put the globals.
   std::vector<GlobalValue *> SharedInOrder = annotatedGlobals(Host, AnnotShared, /*Remove=*/false);
   SmallPtrSet<const GlobalValue *, 8> Shared(SharedInOrder.begin(), SharedInOrder.end());
+  // Every `constant` variable goes to the device module (the runtime uploads each one).
+  std::vector<GlobalValue *> ConstantsInOrder =
+      annotatedGlobals(Host, AnnotConstant, /*Remove=*/false);
+  SmallPtrSet<const GlobalValue *, 8> Constants(ConstantsInOrder.begin(), ConstantsInOrder.end());
 
   const DataLayout DeviceLayout(NVPTXDataLayout);
   std::vector<uint64_t> SharedBytes;
@@ -264,7 +270,8 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
   // would be host memory the GPU cannot see.
   for (GlobalValue *GV : All.members())
     if (auto *Var = dyn_cast<GlobalVariable>(GV))
-      if (!Var->isConstant() && !Shared.count(Var) && !Var->getName().starts_with("llvm.") &&
+      if (!Var->isConstant() && !Shared.count(Var) && !Constants.count(Var) &&
+          !Var->getName().starts_with("llvm.") &&
           !isSanitizerData(*Var)) {
         reportAtUse(*Var, All, Report,
                     "device code uses the host variable '" + Var->getName().str() +
@@ -281,7 +288,8 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
 
   ValueToValueMapTy VMap;
   std::unique_ptr<Module> Dev =
-      CloneModule(Host, VMap, [&](const GlobalValue *GV) { return All.contains(GV); });
+      CloneModule(Host, VMap,
+                  [&](const GlobalValue *GV) { return All.contains(GV) || Constants.count(GV); });
   eraseKernelMetadata(*Dev); // the host's: it names host functions
   Dev->setModuleIdentifier(Host.getModuleIdentifier() + ".kp-device");
   Dev->setTargetTriple(NVPTXTriple);
@@ -324,6 +332,14 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
           Call->setCallingConv(Callee->getCallingConv());
   for (KernelEntry &K : Kernels)
     widenKernelParams(*cast<Function>(VMap[K.Fn]));
+  // launch_bounds and maxrregcount: .maxntid, .minnctapersm and .maxnreg in the PTX.
+  std::map<const Function *, LaunchBounds> Bounds = readLaunchBounds(Host, /*Remove=*/false);
+  for (KernelEntry &K : Kernels) {
+    auto It = Bounds.find(K.Fn);
+    LaunchBounds B = It != Bounds.end() ? It->second : LaunchBounds();
+    if (B.MaxThreads || B.MinBlocks || Opts.MaxRegisters)
+      annotateDeviceKernel(*cast<Function>(VMap[K.Fn]), B, Opts.MaxRegisters);
+  }
   for (GlobalVariable &GV : Dev->globals())
     if (!GV.isDeclaration()) {
       GV.setLinkage(GlobalValue::InternalLinkage);
@@ -335,6 +351,9 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
     if (auto *DevGV = dyn_cast_or_null<GlobalVariable>(VMap.lookup(GV)))
       if (!DevGV->isDeclaration())
         moveToSharedSpace(DevGV);
+  for (const GlobalValue *GV : ConstantsInOrder)
+    if (auto *DevGV = dyn_cast_or_null<GlobalVariable>(VMap.lookup(GV)))
+      moveToConstantSpace(DevGV);
 
   // Set on the host functions only after cloning, so the device module never
   // carries it; rewriteHostModule moves it into the descriptor.

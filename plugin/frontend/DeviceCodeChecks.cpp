@@ -133,6 +133,10 @@ public:
     // Static locals are judged once, at their declaration.
     if (!VD || !VD->hasGlobalStorage() || VD->hasAttr<CUDASharedAttr>() || VD->isStaticLocal())
       return true;
+    // Constant memory: read by device code, filled by kp_copy_to_constant (LaunchArgChecks
+    // rejects writes).
+    if (VD->hasAttr<CUDAConstantAttr>() && VD->getTLSKind() == VarDecl::TLS_None)
+      return true;
     if (VD->getTLSKind() != VarDecl::TLS_None) {
       St.error(E->getLocation(), "device code cannot use the thread-local variable '%0'")
           << nameOf(VD);
@@ -166,6 +170,9 @@ public:
                                   "or use dynamic shared memory or a device array")
           << nameOf(VD);
       St.noteRoot(Current);
+    } else if (VD->isStaticLocal() && VD->hasAttr<CUDAConstantAttr>()) {
+      St.error(VD->getLocation(), "constant variable '%0' must be declared at file scope")
+          << nameOf(VD);
     } else if (VD->isStaticLocal() && !VD->getType().isConstant(St.Ctx)) {
       St.error(VD->getLocation(), "static variable '%0' in device code must be const, or a "
                                   "'shared' array")
@@ -264,9 +271,10 @@ private:
   void checkShared(const VarDecl *VD) {
     if (!VD->isStaticLocal())
       St.error(VD->getLocation(), "'shared' variable '%0' must be declared static") << nameOf(VD);
-    else if (!VD->getType()->isConstantArrayType())
-      St.error(VD->getLocation(), "'shared' variable '%0' must be an array of constant size; "
-                                  "use kp_dynamic_shared(T) for a size chosen at launch")
+    else if (VD->getType()->isVariablyModifiedType() || VD->getType()->isIncompleteType())
+      St.error(VD->getLocation(), "'shared' variable '%0' must be a scalar, a struct or an "
+                                  "array of constant size; use kp_dynamic_shared(T) for a "
+                                  "size chosen at launch")
           << nameOf(VD);
     else if (VD->hasInit())
       St.error(VD->getLocation(), "'shared' variable '%0' cannot have an initializer; shared "
@@ -351,7 +359,7 @@ public:
       return true;
     const auto *Owner = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
     if (!Owner)
-      St.error(VD->getLocation(), "'shared' variable '%0' must be a static array declared "
+      St.error(VD->getLocation(), "'shared' variable '%0' must be a static variable declared "
                                   "inside a kernel or device function")
           << nameOf(VD);
     else if (!St.RootOf.count(Owner->getDefinition() ? Owner->getDefinition() : Owner))

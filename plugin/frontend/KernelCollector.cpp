@@ -36,6 +36,20 @@ private:
   ASTContext &Ctx;
 };
 
+/// launch_bounds(max_threads[, min_blocks]) as the annotation the IR passes read
+/// (plugin/LaunchBounds.h); values LaunchArgChecks rejects are left out.
+void markLaunchBounds(FunctionDecl *FD) {
+  uint64_t Max = 0, Min = 0;
+  if (!launchBoundsOf(FD, Max, Min) || !Max || Min == ~uint64_t(0))
+    return;
+  std::string Text = std::string(AnnotLaunchBoundsPrefix) + std::to_string(Max) + "," +
+                     std::to_string(Min);
+  for (const auto *A : FD->specific_attrs<AnnotateAttr>())
+    if (A->getAnnotation() == Text)
+      return;
+  FD->addAttr(AnnotateAttr::CreateImplicit(FD->getASTContext(), Text, nullptr, 0));
+}
+
 /// The name clang's code generator gives FD in the IR (the passes find functions by it).
 std::string irNameOf(ASTContext &Ctx, const FunctionDecl *FD) {
   std::string Name = ASTNameGenerator(Ctx).getName(FD);
@@ -116,10 +130,15 @@ bool KernelCollector::HandleTopLevelDecl(DeclGroupRef DG) {
   // Runs before clang's code generator sees the declaration, so the
   // annotation reaches the IR of the function's static locals.
   for (Decl *D : DG) {
+    // A file-scope `constant` variable: the IR passes find it by its annotation.
+    if (auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasAttr<CUDAConstantAttr>() &&
+                                         !findAnnotation(VD, AnnotConstant))
+      VD->addAttr(AnnotateAttr::CreateImplicit(VD->getASTContext(), AnnotConstant, nullptr, 0));
     auto *FD = dyn_cast<FunctionDecl>(D);
     if (!FD || !FD->doesThisDeclarationHaveABody())
       continue;
     SharedMarker(FD->getASTContext()).TraverseDecl(FD);
+    markLaunchBounds(FD);
     // ufunc()/gufunc() reach a (gu)vectorize function only through the
     // generated kernels, so clang must emit it even when C code never calls it.
     if ((isVectorize(FD) || isGuvectorize(FD)) && !FD->hasAttr<UsedAttr>())

@@ -7,7 +7,8 @@
 //
 // a grid-stride loop over k < n that calls f(p0 + k * s0, …, d0, …), where
 // sj is the number of elements of operand j's core block (the product of its
-// core dimensions, named or fixed). The kernel is then compiled like any user
+// core dimensions, named or fixed); a "()" input that f takes by value is
+// passed as it is to every call. The kernel is then compiled like any user
 // kernel, for both backends; f stays an ordinary host function too. The same
 // loop over a range of k is its CPU range entry (CpuRangeEntry.h).
 //
@@ -54,8 +55,10 @@ Function *buildKernel(Module &M, Function *F, const DeviceFunctionInfo &Info, co
   auto Loop = [&](IRBuilder<> &B, ArrayRef<Value *> Args, Value *I) {
     SmallVector<Value *, 8> CallArgs;
     for (size_t J = 0; J < NOps; ++J)
-      CallArgs.push_back(
-          B.CreateInBoundsGEP(B.getInt8Ty(), Args[1 + J], B.CreateMul(I, Strides[J])));
+      CallArgs.push_back(Info.Params[J].TheKind == ParamInfo::Scalar
+                             ? Args[1 + J] // a "()" input by value: the same for every block
+                             : B.CreateInBoundsGEP(B.getInt8Ty(), Args[1 + J],
+                                                   B.CreateMul(I, Strides[J])));
     for (size_t D = 0; D < L.DimNames.size(); ++D)
       CallArgs.push_back(Args[1 + NOps + D]);
     CallInst *R = B.CreateCall(F, CallArgs);

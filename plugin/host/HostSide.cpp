@@ -5,6 +5,8 @@
 // initializer is filled by field name.
 //
 //===----------------------------------------------------------------------===//
+#include "ConstantMemory.h"
+#include "LaunchBounds.h"
 #include "DevicePass.h"
 
 #include "cpu/CheckedAccess.h"
@@ -157,6 +159,30 @@ Constant *imageTable(Module &M, const std::vector<DeviceImage> &Images, const Ab
                             ConstantArray::get(Ty, Rows), "__kp_images");
 }
 
+/// kp_module_desc.constants: each `constant` variable's PTX symbol, host copy and size.
+Constant *constantTable(Module &M, const AbiTypes &T, uint64_t &Count) {
+  using F = kp_constant_desc_field;
+  std::vector<Constant *> Rows;
+  for (GlobalValue *GV : annotatedGlobals(M, AnnotConstant, /*Remove=*/false)) {
+    auto *Var = dyn_cast<GlobalVariable>(GV);
+    if (!Var)
+      continue;
+    uint64_t Size = M.getDataLayout().getTypeAllocSize(Var->getValueType());
+    Rows.push_back(DescriptorInit<F>(T.kp_constant_desc)
+                       .set(F::name, descriptorString(M, ptxSymbolOf(Var->getName()), "__kp_cname"))
+                       .set(F::host, Var)
+                       .setInt(F::size, Size)
+                       .set(F::source_name, descriptorString(M, Var->getName(), "__kp_cname"))
+                       .get());
+  }
+  Count = Rows.size();
+  if (Rows.empty())
+    return ConstantPointerNull::get(PointerType::get(M.getContext(), 0));
+  auto *Ty = ArrayType::get(T.kp_constant_desc, Rows.size());
+  return new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
+                            ConstantArray::get(Ty, Rows), "__kp_constants");
+}
+
 /// The static shared bytes buildDeviceModule (DeviceModule.cpp) left on a
 /// kernel as metadata; taken off, since it only carries the value here.
 uint64_t takeStaticSharedBytes(Function &F) {
@@ -251,6 +277,9 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
   // variants share theirs.
   std::map<std::string, Constant *> Signatures;
 
+  // launch_bounds, keyed by the user's function (the stub keeps its name and annotation).
+  std::map<const Function *, LaunchBounds> Bounds = readLaunchBounds(M, /*Remove=*/false);
+
   std::vector<Constant *> Rows;
   for (size_t I = 0; I < Kernels.size(); ++I) {
     KernelEntry &K = Kernels[I];
@@ -276,7 +305,9 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
       compileThreadEntry(K, *Body, *Tr);
     if (BlockEntry)
       compileFallbacksForSize(*BlockEntry);
-    if (BlockEntry && Body->use_empty()) {
+    // Not the host function the descriptor names (a generated kernel whose host_fn is its
+    // own body, as in hand-written tests): erasing it would leave host_fn dangling.
+    if (BlockEntry && Body->use_empty() && Body != K.HostFn) {
       if (Body == K.Fn)
         K.Fn = nullptr;
       Body->eraseFromParent(); // its clone is the code now; saves host codegen at -O0
@@ -294,6 +325,10 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
         .set(KF::file, descriptorString(M, K.File, "__kp_file"))
         .setInt(KF::line, K.Line)
         .setNull(KF::runtime_data);
+    LaunchBounds B;
+    if (auto It = Bounds.find(K.HostFn); It != Bounds.end())
+      B = It->second;
+    Row.setInt(KF::max_threads, B.MaxThreads).setInt(KF::min_blocks, B.MinBlocks);
     if (Generated) {
       Constant *&Sig = Signatures[K.Signature];
       if (!Sig)
@@ -315,6 +350,8 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
   }
   KernelTable->setInitializer(ConstantArray::get(KernelsTy, Rows));
   emitCheckedEntryTable(M, Kernels, KernelTable); // KP_CHECK's entries, when built
+  uint64_t NumConstants = 0;
+  Constant *Constants = constantTable(M, T, NumConstants);
   using MF = kp_module_desc_field;
   ModuleDesc->setInitializer(DescriptorInit<MF>(T.kp_module_desc)
                                  .setInt(MF::abi_version, KP_ABI_VERSION)
@@ -323,6 +360,8 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
                                  .set(MF::kernels, KernelTable)
                                  .setInt(MF::num_images, Images.size())
                                  .set(MF::images, imageTable(M, Images, T))
+                                 .set(MF::constants, Constants)
+                                 .setInt(MF::num_constants, NumConstants)
                                  .setNull(MF::runtime_data)
                                  .get());
 

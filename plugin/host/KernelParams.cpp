@@ -64,6 +64,8 @@ std::vector<IRParam> describeKernelParams(const Function &F, const DeviceFunctio
         R.Size = DL.getTypeAllocSize(A->getType());
         R.ElemSize = P.ElemSize;
         R.Flags = P.PointeeConst ? KP_PARAM_CONST : 0;
+        if (P.TheKind == ParamInfo::Scalar)
+          R.Flags |= (P.IsFloat ? KP_PARAM_FLOAT : 0) | (P.IsSigned ? KP_PARAM_SIGNED : 0);
       }
       Out.push_back(R);
     }

@@ -158,6 +158,12 @@ typedef struct kp_backend {
    * code created. NULL: the backend has no driver objects (the CPU backend). */
   kp_error (*native_context)(void **out, const char *what);
   kp_error (*stream_wrap)(kp_stream s, void *native, const char *what);
+  /* kp_copy_to_constant (constant.c) has written [offset, offset + bytes) of the host copy of
+   * the module's `constant` variable c, after synchronize: the backend updates the copies it
+   * keeps (the CUDA backend: each device that loaded the module). NULL: the host variable is
+   * the only copy (the CPU backend). */
+  kp_error (*constant_changed)(const kp_module_desc *module, const kp_constant_desc *c,
+                               size_t offset, size_t bytes, const char *what);
   /* The module is being unregistered (registry.c; its library is being dlclose()d, or the
    * process exits): drop what the backend keeps in its runtime_data slots and those of its
    * kernels (the loaded GPU code). Reports nothing. NULL: nothing is kept. */

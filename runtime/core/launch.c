@@ -162,6 +162,14 @@ kp_error kp_launch_check(const kp_backend *be, const kp_kernel_desc *kernel,
                    "%s",
                    name_of(&call), per_block, threads[0], threads[1], threads[2],
                    lim->max_threads_per_block, owner);
+  /* launch_bounds(max_threads): the GPU refuses a bigger block (ptxas compiled for it); the
+   * CPU backend refuses it too, so that a program that runs there runs on a GPU. */
+  if (kernel->max_threads && (unsigned long long)per_block > kernel->max_threads)
+    return kp_fail(KP_ERROR_LAUNCH,
+                   "%s: %lld threads per block (%lld x %lld x %lld) exceed the kernel's "
+                   "launch_bounds(%llu)",
+                   name_of(&call), per_block, threads[0], threads[1], threads[2],
+                   (unsigned long long)kernel->max_threads);
   if ((err = check_shared(&call, kernel, lim, owner, cfg->shared_bytes))) return err;
   if (given) return kp_stream_check(cfg->stream, "%s", given);
   return kp_stream_check(cfg->stream, "launch(%s, ...)", kernel->name);

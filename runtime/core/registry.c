@@ -255,6 +255,18 @@ size_t kp_registry_find_all(const void *f, uint64_t flag, kp_kernel_desc **out, 
   return found;
 }
 
+const kp_constant_desc *kp_registry_find_constant(const void *host, kp_module_desc **module) {
+  const kp_constant_desc *found = NULL;
+  pthread_rwlock_rdlock(&g_lock);
+  for (size_t m = 0; m < g_num_modules && !found; m++) {
+    kp_module_desc *mod = g_modules[m];
+    for (uint64_t i = 0; i < mod->num_constants && !found; i++)
+      if (mod->constants[i].host == host) found = &mod->constants[i], *module = mod;
+  }
+  pthread_rwlock_unlock(&g_lock);
+  return found;
+}
+
 /* ---- what a function is ------------------------------------------------------------------- */
 
 /* Both compilers' plugins: clang's, and GCC's (gcc-plugin/, which runs clang's for kernels). */

@@ -23,6 +23,10 @@ size_t kp_registry_find_all(const void *f, uint64_t flag, kp_kernel_desc **out, 
  * the device functions a module calls). */
 size_t kp_registry_modules(kp_module_desc **out, size_t max);
 
+/* The registered `constant` variable whose host copy starts at `host`, and its module in
+ * *module; NULL if none. */
+const kp_constant_desc *kp_registry_find_constant(const void *host, kp_module_desc **module);
+
 /* What a function is to kernplug, for messages about calling it the wrong way. */
 typedef enum kp_function_kind {
   KP_FUNCTION_PLAIN, /* none of the others: a plain function, or built without the plugin */

@@ -3,7 +3,8 @@
  * The plugin generates one loop kernel per guvectorize function (kp_abi.h: GUVECTORIZE):
  * __kp_guvec_<f>(n, <f's parameters>) calls f on block k of every operand for k < n. A call
  * passes exactly f's arguments: one pointer per operand of the layout, to n blocks of its
- * core dimensions one after another, then the size of each named core dimension. The header
+ * core dimensions one after another (or, for a "()" input f takes by value, one number that
+ * every block gets), then the size of each named core dimension. The header
  * checks those arguments against f's prototype at compile time; this file checks what only
  * the run time knows (a function pointer's target, negative sizes, too-small device arrays)
  * and stages host arrays: inputs are copied in, outputs copied in (so that elements f does
@@ -68,6 +69,30 @@ static long long block_elems(const layout *L, int j, const long long *sizes) {
 static const char *op_kind(const layout *L, int j) { return j < L->nins ? "input" : "output"; }
 static int op_number(const layout *L, int j) { return j < L->nins ? j + 1 : j - L->nins + 1; }
 
+/* Whether operand j is a "()" input that f takes by value (one number for every block). */
+static int by_value(const kp_kernel_desc *k, const layout *L, int j) {
+  return j < L->nins && L->ndims[j] == 0 && k->params[1 + j].kind == KP_PARAM_VALUE;
+}
+
+/* The by-value operand a, converted to its parameter's type as a C assignment would, at dst
+ * (a slot of the parameter's size). */
+static void convert_by_value(const kp_ufunc_arg *a, const kp_param_desc *p, void *dst) {
+  int from = kp_elem_class_of(a->type);
+#define KP_GUFUNC_CONVERT(CType)                                                                 do {                                                                                             CType t_ = from == KP_ELEM_CLASS_FLOAT  ? (CType)a->v.f                                                   : from == KP_ELEM_CLASS_SINT ? (CType)a->v.i                                                                                : (CType)a->v.u;                                       memcpy(dst, &t_, sizeof t_);                                                                 } while (0)
+  int is_float = (p->flags & KP_PARAM_FLOAT) != 0, is_signed = (p->flags & KP_PARAM_SIGNED) != 0;
+  if (is_float && p->size == 4) KP_GUFUNC_CONVERT(float);
+  else if (is_float) KP_GUFUNC_CONVERT(double);
+  else if (p->size == 1 && is_signed) KP_GUFUNC_CONVERT(int8_t);
+  else if (p->size == 1) KP_GUFUNC_CONVERT(uint8_t);
+  else if (p->size == 2 && is_signed) KP_GUFUNC_CONVERT(int16_t);
+  else if (p->size == 2) KP_GUFUNC_CONVERT(uint16_t);
+  else if (p->size == 4 && is_signed) KP_GUFUNC_CONVERT(int32_t);
+  else if (p->size == 4) KP_GUFUNC_CONVERT(uint32_t);
+  else if (is_signed) KP_GUFUNC_CONVERT(int64_t);
+  else KP_GUFUNC_CONVERT(uint64_t);
+#undef KP_GUFUNC_CONVERT
+}
+
 /* The guvectorize kernel of f and its layout, or the reported error. */
 static kp_error find_kernel(const void *f, const char *fx, layout *L, kp_kernel_desc **out) {
   kp_kernel_desc *k = NULL;
@@ -76,7 +101,8 @@ static kp_error find_kernel(const void *f, const char *fx, layout *L, kp_kernel_
     return kp_registry_wrong_kind("gufunc", f, fx, KP_FUNCTION_GUVECTORIZE);
   int ok = load_layout(k->signature, L) && k->num_params == (uint64_t)(1 + L->nops + L->nnames);
   for (int j = 0; ok && j < L->nops + L->nnames; j++)
-    ok = k->params[1 + j].kind == (j < L->nops ? KP_PARAM_POINTER : KP_PARAM_VALUE);
+    ok = k->params[1 + j].kind == (j < L->nops ? KP_PARAM_POINTER : KP_PARAM_VALUE) ||
+         by_value(k, L, j); /* a "()" input f takes by value */
   if (!ok)
     return kp_fail(KP_ERROR_INTERNAL,
                    "gufunc(%s, ...): kernel '%s' does not match the layout in its descriptor; "
@@ -90,6 +116,15 @@ static kp_error find_kernel(const void *f, const char *fx, layout *L, kp_kernel_
 static kp_error check_operand(const kp_kernel_desc *k, const char *fx, const layout *L, int j,
                               const kp_ufunc_arg *a) {
   const kp_param_desc *p = &k->params[1 + j];
+  if (by_value(k, L, j)) {
+    if (a->is_array)
+      return kp_fail(KP_ERROR_INVALID_VALUE,
+                     "gufunc(%s, ...): argument %d ('%s', input %d of layout \"%s\") is taken "
+                     "by value: pass a number, not an array of %s",
+                     fx, j + 1, p->name, op_number(L, j), L->text,
+                     kp_type_short_name(a->type));
+    return KP_SUCCESS;
+  }
   if (!a->is_array)
     return kp_fail(KP_ERROR_INVALID_VALUE,
                    "gufunc(%s, ...): argument %d ('%s', %s %d of layout \"%s\") must be a "
@@ -211,6 +246,7 @@ KP_EXPORT kp_error kp_gufunc_call(const void *f, const char *f_expr, long long n
   char what[KP_GUFUNC_MAX_ARGS][KP_GUFUNC_WHAT];
   memset(what, 0, sizeof what);
   for (int j = 0; j < L.nops && !err; j++) {
+    if (by_value(k, &L, j)) continue; /* passed in a slot below, never staged */
     long long elems;
     size_t bytes;
     err = operand_bytes(k, fx, &L, j, n, sizes, &elems, &bytes);
@@ -228,11 +264,19 @@ KP_EXPORT kp_error kp_gufunc_call(const void *f, const char *f_expr, long long n
   if (!err) {
     /* The kernel's IR parameters: n, then f's (operand pointers, sizes). */
     int64_t count = n;
-    size_slot slots[KP_GUFUNC_MAX_ARGS];
+    size_slot slots[KP_GUFUNC_MAX_ARGS], values[KP_GUFUNC_MAX_ARGS];
     void *kargs[1 + KP_GUFUNC_MAX_ARGS];
     int na = 0;
     kargs[na++] = &count;
-    for (int j = 0; j < L.nops; j++) kargs[na++] = &ops[j].device;
+    for (int j = 0; j < L.nops; j++) {
+      if (by_value(k, &L, j)) {
+        memset(&values[j], 0, sizeof values[j]);
+        convert_by_value(&args[j], &k->params[1 + j], &values[j]);
+        kargs[na++] = &values[j];
+      } else {
+        kargs[na++] = &ops[j].device;
+      }
+    }
     for (int d = 0; d < L.nnames; d++) {
       slots[d] = make_slot(sizes[d], k->params[1 + L.nops + d].size);
       kargs[na++] = &slots[d];

@@ -59,6 +59,11 @@ __attribute__((guvectorize("(i)->()"))) void scalar_operand(float x, float *o, i
 // DIAG: [[@LINE-1]]:67: error: parameter 'x' of guvectorize function 'scalar_operand' must be a pointer to the elements of input 1 (it has type 'float')
 __attribute__((guvectorize("(i),(i)->()"))) void second_output(const float *x, const float *y, float o, int i);
 // DIAG: [[@LINE-1]]:102: error: parameter 'o' of guvectorize function 'second_output' must be a pointer to the elements of output 1 (it has type 'float')
+// A "()" input may be a number by value; a struct may not, nor a "(i)" input.
+typedef struct two_ints { int a, b; } two_ints;
+__attribute__((guvectorize("(i),()->(i)"))) void by_struct(const float *x, two_ints s, float *o, int i);
+// DIAG: [[@LINE-1]]:85: error: parameter 's' of guvectorize function 'by_struct' must be an integer, float or double (it has type 'two_ints'
+__attribute__((guvectorize("(i),()->(i)"))) void by_value_ok(const float *x, float a, float *o, int i);
 __attribute__((guvectorize("(i)->()"))) void const_output(const float *x, const float *o, int i);
 // DIAG: [[@LINE-1]]:88: error: parameter 'o' of guvectorize function 'const_output' is output 1 of the layout and cannot point to const (it has type 'const float *')
 __attribute__((guvectorize("(i)->()"))) void float_size(const float *x, float *o, float i);

@@ -31,6 +31,16 @@ static void scaled(const double *a, const double *w, double *out, long m, unsign
 // PTX-DAG: mul.rn.f64
 // PTX-DAG: st.global.f64
 
+// A "()" input by value: a .f32 parameter of the kernel, not a pointer, used for every block.
+__attribute__((guvectorize("(n),()->(n)")))
+void axpb(const float *x, float a, float *out, int n) {
+  for (int i = 0; i < n; i++) out[i] = a * x[i];
+}
+// PTX-LABEL: .visible .entry __kp_guvec_axpb(
+// PTX: .param .f32 __kp_guvec_axpb_param_2,
+// PTX: ld.param.f32
+// PTX: mul.rn.f32
+
 float host_norm(const float *v, int n) {
   float r;
   l2_norm(v, &r, n);

@@ -4,7 +4,7 @@
 # both paths stay tested: kernel.<name> (split) and kernel.<name>.fibers.
 foreach(prog barriers shared_static shared_dynamic barrier_split barrier_split_adversarial
              barrier_split_loaded barrier_split_votes barrier_split_ranges barrier_split_runs warp_split
-             calling_conventions const_index_helpers
+             calling_conventions const_index_helpers shared_scalar
              fiber_errors_expect)
   kernplug_add_program(kt_${prog}_fibers ${prog}.c)
   target_compile_options(kt_${prog}_fibers PRIVATE -fplugin-arg-kernplug-cpu-barriers=fibers)

@@ -38,3 +38,13 @@ if(TARGET fake_cuda)
     ENV ${gu_fake} STDOUT "gufunc_errors large: finished"
     STDERR "cuLaunchKernel __kp_guvec_l2_norm grid=264,1,1 block=768,1,1 shared=0 stream=(nil) params=0xf4240,0x")
 endif()
+
+# A "()" input taken by value (gufunc_scalar_fake_expect.c) on the fake driver: the kernel's
+# parameters are n = 10, the staged x, the float 2.5, the signed char -3, the staged output
+# and n = 7; only the two arrays are copied (280 bytes each).
+if(TARGET fake_cuda)
+  kp_kernel_expect(gufunc_fake_cuda_by_value gufunc_scalar_fake_expect EXPECT success
+    ENV KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1" FAKE_CUDA_LOG=/dev/stderr
+    STDOUT "gufunc_scalar_fake: finished"
+    STDERR "cuLaunchKernel __kp_guvec_scale_row " "params=0xa,0x" ",0x40200000,fd,0x" ",0x7\n")
+endif()

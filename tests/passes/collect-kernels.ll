@@ -7,7 +7,8 @@
 ; CHECK: ![[PARAMS]] = !{![[X:[0-9]+]], ![[A:[0-9]+]], ![[N:[0-9]+]]}
 ; The pointer: KP_PARAM_POINTER (1), 8 bytes, 4-byte elements.
 ; CHECK: ![[X]] = !{!"x", i64 1, i64 0, i64 8, i64 4}
-; CHECK: ![[A]] = !{!"a", i64 0, i64 0, i64 4, i64 0}
+; The float by value: KP_PARAM_VALUE (0), flags KP_PARAM_FLOAT (2), 4 bytes.
+; CHECK: ![[A]] = !{!"a", i64 0, i64 2, i64 4, i64 0}
 
 define void @scale(ptr %x, float %a, i32 %n) {
   ret void

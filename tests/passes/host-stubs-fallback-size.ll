@@ -5,7 +5,7 @@
 ; interchanged one. A kernel whose block loop is its only block entry keeps it at full speed.
 ; RUN: %opt -load-pass-plugin %kernplug_passes -passes=kernplug-cpu-block-entry,kernplug-grid-stride-interchange,kernplug-host-stubs -S %s | FileCheck %s
 
-; CHECK: @__kp_kernels = internal global [2 x {{.*}}] [{{.*}} { ptr @__kp_kname, ptr @sum, ptr @sum.kp.cpu, {{.*}}, ptr @sum.kp.cpu_block.gridstride, ptr null }, {{.*}} { ptr @__kp_kname.{{[0-9]+}}, ptr @scale, ptr @scale.kp.cpu, {{.*}}, ptr @scale.kp.cpu_block, ptr null }]
+; CHECK: @__kp_kernels = internal global [2 x {{.*}}] [{{.*}} { ptr @__kp_kname, ptr @sum, ptr @sum.kp.cpu, {{.*}}, ptr @sum.kp.cpu_block.gridstride, ptr null, i64 0, i64 0 }, {{.*}} { ptr @__kp_kname.{{[0-9]+}}, ptr @scale, ptr @scale.kp.cpu, {{.*}}, ptr @scale.kp.cpu_block, ptr null, i64 0, i64 0 }]
 
 ; CHECK-DAG: define internal void @sum.kp.cpu_block(ptr %args, ptr %range) #[[FALLBACK:[0-9]+]]
 ; CHECK-DAG: define internal void @scale.kp.cpu_block(ptr %args, ptr %range) #[[BLOCK:[0-9]+]]

@@ -1,10 +1,11 @@
 ; kernplug-host-stubs: the kernel becomes a launch stub, its body moves behind the CPU
 ; entries, and the descriptor table is registered from a constructor; the kernplug markers
-; (annotations, metadata) are gone.
+; (annotations, metadata) are gone. launch_bounds(256, 2) (its annotation) fills the
+; descriptor's max_threads and min_blocks.
 ; RUN: %opt -load-pass-plugin %kernplug_passes -passes=kernplug-host-stubs -S %s | FileCheck %s
 
 ; CHECK-NOT: @llvm.global.annotations
-; CHECK: @__kp_kernels = internal global [1 x {{.*}}] [{{.*}} { ptr @__kp_kname, ptr @scale, ptr @scale.kp.cpu, ptr @__kp_module, i64 0, i64 3, ptr @__kp_params.scale, ptr null, i64 0, ptr @__kp_file, i64 2, ptr null, ptr @scale.kp.cpu_block, ptr null }]
+; CHECK: @__kp_kernels = internal global [1 x {{.*}}] [{{.*}} { ptr @__kp_kname, ptr @scale, ptr @scale.kp.cpu, ptr @__kp_module, i64 0, i64 3, ptr @__kp_params.scale, ptr null, i64 0, ptr @__kp_file, i64 2, ptr null, ptr @scale.kp.cpu_block, ptr null, i64 256, i64 2 }]
 ; CHECK: @__kp_images = private constant
 ; CHECK: @llvm.global_ctors = appending global {{.*}} @__kp_register
 ; CHECK: @llvm.global_dtors = appending global {{.*}} @__kp_unregister
@@ -19,10 +20,12 @@
 ; CHECK: attributes #[[BLOCK]] = { {{.*}}"kernplug-block-entry"
 ; CHECK-NOT: kernplug.functions
 ; CHECK-NOT: kernplug.kernels
+; CHECK-NOT: kernplug.launch_bounds
 
 @.str = private unnamed_addr constant [16 x i8] c"kernplug.kernel\00", section "llvm.metadata"
 @.str.1 = private unnamed_addr constant [5 x i8] c"in.c\00", section "llvm.metadata"
-@llvm.global.annotations = appending global [1 x { ptr, ptr, ptr, i32, ptr }] [{ ptr, ptr, ptr, i32, ptr } { ptr @scale, ptr @.str, ptr @.str.1, i32 2, ptr null }], section "llvm.metadata"
+@.str.2 = private unnamed_addr constant [29 x i8] c"kernplug.launch_bounds=256,2\00", section "llvm.metadata"
+@llvm.global.annotations = appending global [2 x { ptr, ptr, ptr, i32, ptr }] [{ ptr, ptr, ptr, i32, ptr } { ptr @scale, ptr @.str, ptr @.str.1, i32 2, ptr null }, { ptr, ptr, ptr, i32, ptr } { ptr @scale, ptr @.str.2, ptr @.str.1, i32 2, ptr null }], section "llvm.metadata"
 
 define void @scale(ptr %x, float %a, i32 %n) {
   %t = call i32 @kp_dev_tid_x()

@@ -24,6 +24,8 @@
  *    asking for more dynamic bytes than allowed fails with CUDA_ERROR_INVALID_VALUE;
  *  - unloads modules (cuModuleUnload, logged with the module's first .entry name); using an
  *    unloaded module or one of its functions is CUDA_ERROR_INVALID_HANDLE, as on the driver;
+ *  - finds a module's `.const` variables for cuModuleGetGlobal (size from the declaration,
+ *    memory that copies into it check like a device allocation);
  *  - answers cuOccupancyMaxPotentialBlockSize with FAKE_CUDA_OCC_BLOCK threads (default 768)
  *    and the grid of 132 SMs x (2048 / block) resident blocks, as an H100 would for a small
  *    kernel; FAKE_CUDA_FAIL=occupancy makes it fail.
@@ -281,7 +283,13 @@ FAKE_EXPORT CUresult cuCtxSynchronize(void) {
 
 /* ---- modules and launches ---- */
 
+enum { FAKE_MAX_GLOBALS = 16 };
 struct CUmod_st {
+  struct {
+    char name[128];
+    CUdeviceptr ptr;
+    size_t size;
+  } globals[FAKE_MAX_GLOBALS]; /* cuModuleGetGlobal's answers, so each asks for memory once */
   const char *image;    /* the embedded text: alive until the program unloads the module */
   CUcontext context;    /* the context it was loaded in */
   char first_entry[128]; /* the first .entry's name, for the log (the image may be unmapped) */
@@ -373,6 +381,55 @@ FAKE_EXPORT CUresult cuModuleUnload(CUmodule mod) {
   fake_log("cuModuleUnload %s", mod->first_entry);
   mod->unloaded = 1;
   mod->image = NULL;
+  return CUDA_SUCCESS;
+}
+
+/* Bytes of `.const .align A .<type> name[N]` (or a scalar without [N]) declared in the
+ * image, or -1. */
+static long const_size(const char *image, const char *name) {
+  size_t len = strlen(name);
+  for (const char *d = image; (d = strstr(d, ".const ")); d += 7) {
+    const char *eol = strchr(d, '\n'), *t = strstr(d, " .");
+    t = t ? strstr(t + 2, " .") : NULL; /* past ".align A" to the type */
+    if (!t || (eol && t > eol)) continue;
+    t += 1;
+    long elem = strncmp(t, ".b8", 3) == 0 || strncmp(t, ".u8", 3) == 0 || strncmp(t, ".s8", 3) == 0 ? 1
+                : strstr(t, "16 ") == t + 2 ? 2
+                : strstr(t, "32 ") == t + 2 ? 4
+                : strstr(t, "64 ") == t + 2 ? 8
+                                            : -1;
+    const char *n = strchr(t, ' ');
+    if (elem < 0 || !n || strncmp(n + 1, name, len) != 0) continue;
+    const char *after = n + 1 + len;
+    if (*after == '[') return elem * atol(after + 1);
+    if (*after == ';' || *after == ' ' || *after == '=') return elem;
+  }
+  return -1;
+}
+
+FAKE_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule mod,
+                                          const char *name) {
+  NEED_CONTEXT();
+  if (unloaded(mod, "cuModuleGetGlobal", name)) return CUDA_ERROR_INVALID_HANDLE;
+  if (foreign(mod->context, "cuModuleGetGlobal", name)) return CUDA_ERROR_INVALID_HANDLE;
+  long size = const_size(mod->image, name);
+  fake_log("cuModuleGetGlobal %s -> %ld bytes", name, size);
+  if (size < 0) return CUDA_ERROR_NOT_FOUND;
+  pthread_mutex_lock(&fake_lock);
+  int slot = -1;
+  for (int i = 0; i < FAKE_MAX_GLOBALS && slot < 0; i++)
+    if (!mod->globals[i].name[0] || strcmp(mod->globals[i].name, name) == 0) slot = i;
+  if (slot >= 0 && !mod->globals[slot].name[0]) {
+    snprintf(mod->globals[slot].name, sizeof mod->globals[slot].name, "%s", name);
+    mod->globals[slot].size = (size_t)size;
+    mod->globals[slot].ptr = 0;
+  }
+  pthread_mutex_unlock(&fake_lock);
+  if (slot < 0) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (!mod->globals[slot].ptr) mod->globals[slot].ptr = fake_module_global((size_t)size);
+  if (!mod->globals[slot].ptr) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (dptr) *dptr = mod->globals[slot].ptr;
+  if (bytes) *bytes = mod->globals[slot].size;
   return CUDA_SUCCESS;
 }
 

@@ -64,6 +64,8 @@ extern struct fake_alloc fake_allocs[FAKE_MAX_ALLOCS];
 int fake_find_alloc(CUdeviceptr d, size_t bytes);
 /* Whether p is inside a device or managed allocation (takes fake_lock). */
 int fake_device_range(const void *p);
+/* Memory for a module's .const variable (fake_cuda.c's cuModuleGetGlobal). */
+CUdeviceptr fake_module_global(size_t bytes);
 /* Device-to-device copies and fills, checked and logged as `call` with `extra` (" stream=..")
  * appended; the synchronous and asynchronous entry points share them. */
 CUresult fake_dtod(const char *call, CUdeviceptr dst, CUdeviceptr src, size_t bytes,

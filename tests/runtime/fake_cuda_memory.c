@@ -84,6 +84,20 @@ static CUresult allocate(CUdeviceptr *d, size_t bytes, int how, const char *extr
   return CUDA_SUCCESS;
 }
 
+/* A module's .const or .global variable: device memory that is never freed (the fake never
+ * reuses a module's memory), zeroed, not logged as an allocation. 0 when the table is full. */
+CUdeviceptr fake_module_global(size_t bytes) {
+  char *p = calloc(1, bytes ? bytes : 1);
+  pthread_mutex_lock(&fake_lock);
+  int slot = -1;
+  for (int i = 0; i < FAKE_MAX_ALLOCS && slot < 0; i++)
+    if (!fake_allocs[i].p) slot = i;
+  if (slot >= 0) fake_allocs[slot] = (struct fake_alloc){p, bytes, FAKE_PLAIN};
+  pthread_mutex_unlock(&fake_lock);
+  if (slot < 0) free(p);
+  return slot < 0 ? 0 : (CUdeviceptr)(uintptr_t)p;
+}
+
 /* Frees the allocation starting at d; logs MISMATCH when it was made another way. */
 static CUresult release(CUdeviceptr d, int pooled_free, const char *call, const char *extra) {
   NEED_CONTEXT();

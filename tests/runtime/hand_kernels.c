@@ -173,7 +173,7 @@ static const kp_param_desc int_x_params[] = {PTR("x", 4, 0)};
 
 /* By field name, as the plugin fills them (abi/descriptors.def); user kernels have no
  * signature, and these none of the optional entries (runtime_data, cpu_block_entry,
- * cpu_range_entry). */
+ * cpu_range_entry) and no launch_bounds (max_threads, min_blocks). */
 #define KERNEL_SHARED(name_, fn, cpu, flags_, params_, shared_bytes_, line_)                   \
   {.name = name_,                                                                              \
    .host_fn = (const void *)fn,                                                                \
@@ -188,7 +188,9 @@ static const kp_param_desc int_x_params[] = {PTR("x", 4, 0)};
    .line = line_,                                                                              \
    .runtime_data = NULL,                                                                       \
    .cpu_block_entry = NULL,                                                                    \
-   .cpu_range_entry = NULL}
+   .cpu_range_entry = NULL,                                                                    \
+   .max_threads = 0,                                                                           \
+   .min_blocks = 0}
 #define KERNEL(name, fn, cpu, flags, params, line)                                             \
   KERNEL_SHARED(name, fn, cpu, flags, params, 0, line)
 
@@ -256,6 +258,8 @@ kp_module_desc hand_module = {.abi_version = KP_ABI_VERSION,
                               .kernels = hand_kernels,
                               .num_images = sizeof hand_images / sizeof hand_images[0],
                               .images = hand_images,
+                              .num_constants = 0,
+                              .constants = NULL,
                               .runtime_data = NULL};
 
 /* ---- registration: the plugin's global constructor and destructor (ABI 4 on) ---------------- */

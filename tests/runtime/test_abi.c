@@ -137,8 +137,9 @@ static void test_reduce_geometry(void) {
 
 /* ---- objects of the previous ABI --------------------------------------------------------- */
 
-/* A module from the plugin before the primitives clock64 and nanosleep (ABI 6) is refused,
- * never run with a primitive set it was not built against. */
+/* A module from the plugin before the primitives clock64 and nanosleep and the kernel
+ * descriptors' launch_bounds (max_threads, min_blocks; ABI 6) is refused, never read with the
+ * new layout or run with a primitive set it was not built against. */
 static void test_previous_abi_refused(void) {
   _Static_assert(KP_ABI_VERSION == 7, "update this test and hand_kernels.c with the ABI");
   static kp_module_desc abi6 = {.abi_version = 6, .source = "abi6_object.c"};

@@ -167,7 +167,7 @@ static void test_memory_errors(void) {
 #define KP_ABI_STRING_X(v) KP_ABI_STRING_(v)
 #define KP_ABI_STRING KP_ABI_STRING_X(KP_ABI_VERSION)
 static void test_registry_errors(void) {
-  static kp_module_desc wrong = {99, "old_object.c", 0, NULL, 0, NULL, NULL};
+  static kp_module_desc wrong = {99, "old_object.c", 0, NULL, 0, NULL, 0, NULL, NULL};
   __kp_register_module(&wrong);
   CHECK_ERROR(KP_ERROR_INTERNAL, "old_object.c was compiled by a kernplug plugin with ABI "
                                  "version 99, but this libkernplug_rt speaks version "
@@ -182,7 +182,7 @@ static void test_registry_errors(void) {
  * trampoline is scale's, so that a launch through it shows which descriptor ran. */
 static void test_unregister_shadowed(void) {
   static kp_kernel_desc copy[1];
-  static kp_module_desc lib = {KP_ABI_VERSION, "library_copy.c", 1, copy, 0, NULL, NULL};
+  static kp_module_desc lib = {KP_ABI_VERSION, "library_copy.c", 1, copy, 0, NULL, 0, NULL, NULL};
   copy[0] = hand_kernels[HK_FOO];
   copy[0].module = &lib;
   copy[0].cpu_entry = hand_kernels[HK_SCALE].cpu_entry; /* only to tell the two apart */

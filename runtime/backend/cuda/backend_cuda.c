@@ -407,6 +407,58 @@ static kp_error load_module(const kp_kernel_desc *k, CUmodule *out) {
                  log[0] ? "\nJIT log:\n" : "", log);
 }
 
+/* Copies [offset, offset + bytes) of the host copy of the module's `constant` variable c into
+ * its .const symbol in `mod`, whose context is current. */
+static kp_error upload_constant(CUmodule mod, const kp_module_desc *m, const kp_constant_desc *c,
+                                size_t offset, size_t bytes, const char *what) {
+  const char *source = m->source ? m->source : "?", *name = c->source_name ? c->source_name : "?";
+  CUdeviceptr d = 0;
+  size_t size = 0;
+  CUresult r = kp_cu.cuModuleGetGlobal(&d, &size, mod, c->name);
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuModuleGetGlobal",
+                        "%s: finding the constant variable '%s' in the GPU code of %s", what,
+                        name, source);
+  if (size != c->size)
+    return kp_fail(KP_ERROR_INTERNAL,
+                   "%s: the constant variable '%s' of %s has %zu bytes on the GPU but %llu on "
+                   "the host",
+                   what, name, source, size, (unsigned long long)c->size);
+  r = kp_cu.cuMemcpyHtoD(d + offset, (const char *)c->host + offset, bytes);
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_CUDA, "cuMemcpyHtoD",
+                        "%s: copying %zu bytes into the constant variable '%s'", what, bytes,
+                        name);
+  return KP_SUCCESS;
+}
+
+/* A module just loaded gets the current value of each of its constant variables. */
+static kp_error upload_constants(CUmodule mod, const kp_kernel_desc *k) {
+  const kp_module_desc *m = k->module;
+  for (uint64_t i = 0; i < m->num_constants; i++) {
+    char what[192];
+    snprintf(what, sizeof what, "launch(%s, ...)", k->name);
+    kp_error err = upload_constant(mod, m, &m->constants[i], 0, m->constants[i].size, what);
+    if (err) return err;
+  }
+  return KP_SUCCESS;
+}
+
+/* kp_copy_to_constant has changed the host copy: every device that loaded the module gets
+ * the range (a device that loads it later gets the whole variable then). */
+static kp_error cuda_constant_changed(const kp_module_desc *m, const kp_constant_desc *c,
+                                      size_t offset, size_t bytes, const char *what) {
+  kp_error err = KP_SUCCESS;
+  pthread_mutex_lock(&g_load_lock);
+  const CUmodule *modules = m->runtime_data;
+  for (int d = 0; modules && d < g_device_count && !err; d++)
+    if (modules[d] && !(err = kp_cuda_use_device(d, what)))
+      err = upload_constant(modules[d], m, c, offset, bytes, what);
+  pthread_mutex_unlock(&g_load_lock);
+  kp_error back = kp_cuda_ensure_context(what); /* the calling thread's device again */
+  return err ? err : back;
+}
+
 static int function_attribute(CUfunction f, CUfunction_attribute a, int fallback) {
   int v = 0;
   return kp_cu.cuFuncGetAttribute(&v, a, f) == CUDA_SUCCESS ? v : fallback;
@@ -430,6 +482,7 @@ static kp_error make_kernel_state(kp_kernel_desc *k, cuda_kernel **out) {
   CUmodule mod = modules[tls_device];
   if (!mod) {
     kp_error err = load_module(k, &mod);
+    if (!err && (err = upload_constants(mod, k))) kp_cu.cuModuleUnload(mod);
     if (err) return err;
     modules[tls_device] = mod;
   }
@@ -733,6 +786,7 @@ static kp_backend g_cuda = {
     .device_properties = cuda_device_properties,
     .thread_limits = cuda_thread_limits,
     .occupancy = cuda_occupancy,
+    .constant_changed = cuda_constant_changed,
 #define KP_CUDA_STREAM_HOOK_INIT(Ret, Name, Params) .Name = kp_cuda_##Name,
     KP_BACKEND_STREAM_HOOKS(KP_CUDA_STREAM_HOOK_INIT)
 #undef KP_CUDA_STREAM_HOOK_INIT

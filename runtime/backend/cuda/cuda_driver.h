@@ -124,6 +124,8 @@ typedef void (*CUhostFn)(void *data);
   X(cuModuleGetFunction, cuModuleGetFunction,                                                      \
     (CUfunction * fn, CUmodule module, const char *name))                                          \
   X(cuModuleUnload, cuModuleUnload, (CUmodule module))                                             \
+  X(cuModuleGetGlobal, cuModuleGetGlobal_v2,                                                       \
+    (CUdeviceptr * dptr, size_t * bytes, CUmodule module, const char *name))                       \
   X(cuFuncGetAttribute, cuFuncGetAttribute,                                                        \
     (int *value, CUfunction_attribute attrib, CUfunction fn))                                      \
   X(cuFuncSetAttribute, cuFuncSetAttribute,                                                        \
