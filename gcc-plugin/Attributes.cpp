@@ -228,11 +228,24 @@ tree handleGuvectorize(tree *Node, tree Name, tree Args, int, bool *NoAdd) {
       }
       continue;
     }
+    // A "()" input may be taken by value: one number, the same for every block (as the
+    // clang plugin's checkOperand in attributes/Attributes.cpp).
+    bool ByValue = !POINTER_TYPE_P(P) && !L.isOutput(I) && L.operand(I).Dims.empty();
+    if (ByValue) {
+      if (!isArithmetic(P)) {
+        error_at(Loc, "parameter %d of guvectorize function %qD must be an integer, float or "
+                      "double (it has type %qT)",
+                 int(I + 1), Fn, P);
+        return NULL_TREE;
+      }
+      continue;
+    }
     tree Elem = POINTER_TYPE_P(P) ? TREE_TYPE(P) : NULL_TREE;
     if (!Elem || !isArithmetic(Elem)) {
       error_at(Loc, "parameter %d of guvectorize function %qD must be a pointer to integer, "
-                    "float or double elements (it has type %qT)",
-               int(I + 1), Fn, P);
+                    "float or double elements (it has type %qT)%s",
+               int(I + 1), Fn, P,
+               L.isOutput(I) ? "" : "; only a \"()\" input may be a number taken by value");
       return NULL_TREE;
     }
     if (L.isOutput(I) && TYPE_READONLY(Elem)) {
