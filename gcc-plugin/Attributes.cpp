@@ -272,6 +272,19 @@ tree handleExtVectorType(tree *Node, tree Name, tree, int, bool *NoAdd) {
   return NULL_TREE;
 }
 
+/// `constant` memory: the variable lives in GCC's half while the module that uploads it is
+/// built by clang's half, which would hold a copy of its own (kp_copy_to_constant would not
+/// know GCC's variable). Not supported yet: an error that says where to put it.
+tree handleConstant(tree *Node, tree Name, tree, int, bool *NoAdd) {
+  error_at(DECL_P(*Node) ? DECL_SOURCE_LOCATION(*Node) : input_location,
+           "%qE variables are not supported by kernplug-gcc.so yet; define the variable, the "
+           "kernels that read it and the kp_copy_to_constant calls in a file built with "
+           "clang and kernplug.so (kpcc)",
+           Name);
+  *NoAdd = true;
+  return NULL_TREE;
+}
+
 // name, min args, max args, decl required, type required, function type required, affects
 // type identity, handler, exclusions
 const attribute_spec Specs[] = {
@@ -282,6 +295,7 @@ const attribute_spec Specs[] = {
     {"guvectorize", 0, -1, true, false, false, false, handleGuvectorize, nullptr},
     {"reduce", 0, 0, true, false, false, false, handleReduce, nullptr},
     {"ext_vector_type", 1, 1, false, true, false, false, handleExtVectorType, nullptr},
+    {"constant", 0, 0, true, false, false, false, handleConstant, nullptr},
 };
 
 } // namespace
