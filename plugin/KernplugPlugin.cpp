@@ -16,6 +16,7 @@
 #include "Options.h"
 #include "Passes.h"
 #include "frontend/UfuncCallChecks.h"
+#include "split/AsmLineTable.h"
 
 #include "clang/Basic/CodeGenOptions.h"
 #include "clang/Basic/DiagnosticIDs.h"
@@ -91,6 +92,12 @@ public:
     DiagnosticsEngine &D = CI.getDiagnostics();
     for (const std::string &A : Args) {
       std::string Err;
+      if (A == "asm-line-table") { // for kernplug-gcc.so's -g (split/AsmLineTable.h)
+        if (writeLineTablesInAssembly(Err))
+          continue;
+        D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "kernplug: %0")) << Err;
+        return false;
+      }
       if (!Opts->parse(A, Err)) {
         D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
                                    "kernplug: %0 in -fplugin-arg-kernplug-%1"))
