@@ -332,7 +332,8 @@ bool runClang(bool SyntaxOnly, std::string &Assembly) {
 
 } // namespace
 
-bool lineTablesInAssembly() { return !flag_lto; } // -flto sets it to ""
+// -flto sets flag_lto to ""; an explicit -gas-loc-support wins over plugin_init's default.
+bool lineTablesInAssembly() { return !flag_lto && !dwarf2out_as_loc_support; }
 
 void runSideCompile(void *, void *) {
   std::string Assembly;
