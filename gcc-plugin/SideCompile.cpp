@@ -11,6 +11,7 @@
 // at the original lines; host warnings are GCC's only (-Wno-everything).
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -160,6 +161,9 @@ std::string joinableAssembly(const std::string &Text) {
     if (startsWith(Line, "\t.file\t") || startsWith(Line, "\t.file ") ||
         startsWith(Line, "\t.loc\t"))
       continue;
+    // GCC's top-level asm is a C string; clang's -g comments can hold a raw NUL (the bytes
+    // of a DW_OP_implicit_value), which would cut it there.
+    Line.erase(std::remove(Line.begin(), Line.end(), '\0'), Line.end());
     Out += renameLocalLabels(Line);
     Out += '\n';
   }
