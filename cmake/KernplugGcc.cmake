@@ -14,7 +14,6 @@
 # Sources a twin cannot be built from, and why.
 set(KP_GCC_NO_TWIN
     barrier_split_adversarial # clang's ext_vector_type in kernels: a GCC error (tests/gcc)
-    debugger_expect           # gdb on the CPU copies: clang's half has no DWARF (compiling.md)
     calling_conventions       # clang-only conventions (regcall, vectorcall, …): GCC ignores them
     half_atomics              # __bf16 and kp_bfloat162: GCC 12 has no __bf16 type in C (GCC 13 has)
     ufunc_float16             # _Float16 ufunc operands: kernplug.h packs them under clang only

@@ -43,6 +43,11 @@ const std::string &translationUnitId();
 void registerAttributes(void *, void *);
 void finishFunction(void *FnDecl, void *);
 void runSideCompile(void *, void *);
+/// Whether both halves write their DWARF line tables as .debug_line data (GCC's
+/// -gno-as-loc-support, kernplug.so's asm-line-table), so that a -g object has clang's
+/// compile units too. Not under -flto (lto1 writes GCC's half and may not load the plugin),
+/// nor with an explicit -gas-loc-support. Valid once GCC has processed its options.
+bool lineTablesInAssembly();
 /// With -fsyntax-only: clang's half checks the kernels (GCC runs no IPA passes then).
 void checkKernelsOnly(void *, void *);
 /// Nested functions (a GCC extension clang cannot parse) seen in this file.

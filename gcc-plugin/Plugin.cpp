@@ -36,6 +36,17 @@ int plugin_init(struct plugin_name_args *Info, struct plugin_gcc_version *Versio
     // C++, Fortran, …: kernels are C; other front ends compile as if without the plugin.
     return 0;
   }
+  // -gno-as-loc-support unless the command says otherwise: GCC writes .debug_line as data, as
+  // clang's half does, so that -g objects keep both compile units (lineTablesInAssembly()).
+  // Not under -flto (flag_lto, "" for -flto): lto1 writes GCC's half, maybe without us.
+  if (!flag_lto && !global_options_set.x_dwarf2out_as_loc_support) {
+    dwarf2out_as_loc_support = 0;
+    global_options_set.x_dwarf2out_as_loc_support = 1;
+    if (!global_options_set.x_dwarf2out_as_locview_support) {
+      dwarf2out_as_locview_support = 0;
+      global_options_set.x_dwarf2out_as_locview_support = 1;
+    }
+  }
   kpgcc::Options &O = kpgcc::options();
   for (int I = 0; I < Info->argc; ++I) {
     const char *Key = Info->argv[I].key, *Value = Info->argv[I].value;

@@ -11,6 +11,7 @@
 // at the original lines; host warnings are GCC's only (-Wno-everything).
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -79,7 +80,9 @@ bool forwarded(const std::string &O) {
                                          "-mavx", "-msse", "-mfma", "-mf16c", "-mbmi", "-mno-",
                                          "-mpopcnt", "-mlzcnt", "-ffp-contract=",
                                          "-fpack-struct", "-fvisibility=", "-include",
-                                         "-imacros", "-isystem", "-iquote", "-idirafter"};
+                                         "-imacros", "-isystem", "-iquote", "-idirafter",
+                                         "-fdebug-prefix-map=", "-ffile-prefix-map=",
+                                         "-fmacro-prefix-map="};
   for (const char *P : Prefixes)
     if (startsWith(O, P))
       return true;
@@ -127,10 +130,30 @@ std::string readFile(const std::string &Path) {
   return S.str();
 }
 
+/// clang's assembler-local labels (.L…) renamed .Lkp_…, which GCC never writes: with -g
+/// both compilers name DWARF labels alike (.Ldebug_loc0). Not inside string data.
+std::string renameLocalLabels(const std::string &Line) {
+  size_t First = Line.find_first_not_of(" \t");
+  if (First != std::string::npos &&
+      (startsWith(Line.substr(First), ".ascii") || startsWith(Line.substr(First), ".string")))
+    return Line;
+  std::string Out;
+  for (size_t I = 0; I < Line.size(); ++I) {
+    Out += Line[I];
+    char Before = I ? Line[I - 1] : ' ';
+    if (Line[I] == '.' && I + 1 < Line.size() && Line[I + 1] == 'L' && !ISALNUM(Before) &&
+        Before != '_' && Before != '.' && Before != '$')
+      Out += "Lkp_", ++I;
+  }
+  return Out;
+}
+
 /// clang's assembly, made fit to sit inside GCC's: it starts and ends in GCC's section; its
-/// own .file line goes (GCC has one), and so do the line directives of a -g compile (the
-/// source lines kernplug.so needed are in the code already: checked-mode messages, the PTX's
-/// line info; two compilers' line tables cannot share one assembly file).
+/// own .file line goes (GCC has one), its local labels are renamed, and under -flto -g so do
+/// its line directives (the source lines kernplug.so needed are in the code already:
+/// checked-mode messages, the PTX's line info; two compilers' .file tables cannot share one
+/// assembly file, and lto1 writes GCC's line table with directives). Otherwise, with -g,
+/// clang wrote its line table as data and its compile unit stays (lineTablesInAssembly()).
 std::string joinableAssembly(const std::string &Text) {
   std::string Out = "\t.pushsection .text\n";
   std::istringstream In(Text);
@@ -138,7 +161,10 @@ std::string joinableAssembly(const std::string &Text) {
     if (startsWith(Line, "\t.file\t") || startsWith(Line, "\t.file ") ||
         startsWith(Line, "\t.loc\t"))
       continue;
-    Out += Line;
+    // GCC's top-level asm is a C string; clang's -g comments can hold a raw NUL (the bytes
+    // of a DW_OP_implicit_value), which would cut it there.
+    Line.erase(std::remove(Line.begin(), Line.end(), '\0'), Line.end());
+    Out += renameLocalLabels(Line);
     Out += '\n';
   }
   Out += "\t.popsection\n";
@@ -270,8 +296,12 @@ bool runClang(bool SyntaxOnly, std::string &Assembly) {
     if (Next)
       ++I;
   }
-  if (Debug) // source lines in the IR, for kernplug.so; joinableAssembly() drops the directives
-    Args.push_back("-gline-directives-only");
+  if (Debug && lineTablesInAssembly()) { // clang's compile unit joins GCC's
+    Args.push_back("-g");
+    Args.push_back("-fplugin-arg-kernplug-asm-line-table");
+  } else if (Debug) { // source lines in the IR, for kernplug.so; joinableAssembly() drops
+    Args.push_back("-gline-directives-only"); // the directives
+  }
   for (const std::string &KpArg : O.KpArgs)
     Args.push_back("-fplugin-arg-kernplug-" + KpArg);
 
@@ -305,6 +335,9 @@ bool runClang(bool SyntaxOnly, std::string &Assembly) {
 }
 
 } // namespace
+
+// -flto sets flag_lto to ""; an explicit -gas-loc-support wins over plugin_init's default.
+bool lineTablesInAssembly() { return !flag_lto && !dwarf2out_as_loc_support; }
 
 void runSideCompile(void *, void *) {
   std::string Assembly;

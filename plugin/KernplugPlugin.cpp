@@ -17,6 +17,7 @@
 #include "Passes.h"
 #include "frontend/UfuncCallChecks.h"
 #include "frontend/LaunchArgChecks.h"
+#include "split/AsmLineTable.h"
 
 #include "clang/Basic/CodeGenOptions.h"
 #include "clang/Basic/DiagnosticIDs.h"
@@ -92,6 +93,12 @@ public:
     DiagnosticsEngine &D = CI.getDiagnostics();
     for (const std::string &A : Args) {
       std::string Err;
+      if (A == "asm-line-table") { // for kernplug-gcc.so's -g (split/AsmLineTable.h)
+        if (writeLineTablesInAssembly(Err))
+          continue;
+        D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "kernplug: %0")) << Err;
+        return false;
+      }
       if (!Opts->parse(A, Err)) {
         D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
                                    "kernplug: %0 in -fplugin-arg-kernplug-%1"))

@@ -7,6 +7,8 @@
 # mode reproducible: two compiles of shapes_main.c are byte-identical; another -D or -o
 #   gives another per-file name to its static kernel.
 # mode ptx: the PTX in a GCC-built object assembles with ptxas for sm_75 and sm_90.
+# mode dwarf: a -g object has GCC's compile unit and clang's, whose line table has the
+#   kernels' lines; with -gas-loc-support it still assembles (clang's half without DWARF).
 set -eu
 mode=$1 gcc=$2 plugin=$3 kpcc=$4 include=$5 rtdir=$6 src=$7
 shift 7
@@ -54,6 +56,20 @@ ptx)
     "$ptxas" -arch=$arch main.clean.ptx -o main.$arch.cubin
   done
   echo "PASS: ptxas sm_75 and sm_90"
+  ;;
+dwarf)
+  $cc -O0 -g -c "$src/shapes_main.c" -o m.o
+  units=$(readelf --debug-dump=info m.o 2>/dev/null | grep -c 'Compilation Unit @')
+  [ "$units" = 2 ] || { echo "FAIL: $units compile units in a -g object, want 2"; exit 1; }
+  readelf --debug-dump=info m.o 2>/dev/null | grep -q 'DW_AT_name.*: k_extern$' ||
+    { echo "FAIL: no DWARF for the kernel k_extern"; exit 1; }
+  # shapes_main.c:25 is in k_extern's body, which only clang's half compiles.
+  readelf --debug-dump=decodedline m.o 2>/dev/null | grep -q 'shapes_main\.c  *25  ' ||
+    { echo "FAIL: no line 25 (k_extern's body) in the line tables"; exit 1; }
+  $cc -O0 -g -gas-loc-support -c "$src/shapes_main.c" -o l.o
+  units=$(readelf --debug-dump=info l.o 2>/dev/null | grep -c 'Compilation Unit @')
+  [ "$units" = 1 ] || { echo "FAIL: $units compile units with -gas-loc-support, want 1"; exit 1; }
+  echo "PASS: two compile units, the kernel's lines; -gas-loc-support: GCC's unit only"
   ;;
 *)
   echo "unknown mode $mode"; exit 2

@@ -112,12 +112,13 @@ if command -v gcc >/dev/null 2>&1 && [ -e "$prefix/$libdir/kernplug_gcc.so" ] &&
   run_saxpy "$work/gcc/saxpy"
   if command -v pkg-config >/dev/null 2>&1; then
     step "gcc with pkg-config's gcc_plugin"
-    gcc_plugin=$(pkg-config --variable=gcc_plugin kernplug)
+    pcdir=$prefix/$libdir/pkgconfig
+    gcc_plugin=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=gcc_plugin kernplug)
     [ "$gcc_plugin" -ef "$prefix/$libdir/kernplug_gcc.so" ] || fail "pkg-config's gcc_plugin: $gcc_plugin"
     mkdir -p "$work/gcc-make"
-    gcc -O2 -Wall -Wextra -fplugin="$gcc_plugin" -I"$(pkg-config --variable=includedir kernplug)" \
+    gcc -O2 -Wall -Wextra -fplugin="$gcc_plugin" -I"$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=includedir kernplug)" \
       -c "$example/saxpy.c" -o "$work/gcc-make/saxpy.o"
-    gcc "$work/gcc-make/saxpy.o" $(pkg-config --libs kernplug) -lm -o "$work/gcc-make/saxpy"
+    gcc "$work/gcc-make/saxpy.o" $(PKG_CONFIG_PATH=$pcdir pkg-config --libs kernplug) -lm -o "$work/gcc-make/saxpy"
     run_saxpy "$work/gcc-make/saxpy"
   fi
 elif command -v gcc >/dev/null 2>&1; then

@@ -1,7 +1,7 @@
 # gdb on kernels (docs/debugging.md): debugger_expect.c built -g -O0, gdb in batch mode with
 # share/kernplug-gdb.py, one script of tests/kernels/gdb/ per test; the output must show the
 # stop inside the kernel with the right indices and locals. Needs gdb (scripts/install-deps.sh)
-# and ptrace; not in a sanitizer build.
+# and ptrace; not in a sanitizer build. Each test runs again on the gcc twin (<name>.gcc).
 find_program(KP_GDB gdb)
 if(NOT KP_GDB OR KP_SANITIZE)
   return()
@@ -24,6 +24,16 @@ function(kp_gdb_test name program script)
                    -P ${PROJECT_SOURCE_DIR}/tests/runtime/run_expect.cmake)
   set_tests_properties(debug.gdb.${name} PROPERTIES LABELS cpu TIMEOUT 120
                        ENVIRONMENT "KP_BACKEND=cpu;KP_NUM_THREADS=1")
+  kernplug_gcc_twin(${program} gcc_exe) # the same session on the gcc-built program
+  if(gcc_exe)
+    add_test(NAME debug.gdb.${name}.gcc
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${KP_GDB}"
+                     "-DARGS=-batch|-nx|-ex|source ${PROJECT_SOURCE_DIR}/share/kernplug-gdb.py|-x|${CMAKE_CURRENT_SOURCE_DIR}/gdb/${script}|${gcc_exe}"
+                     -DEXPECT=success "-DSTDOUT_HAS=${wanted}"
+                     -P ${PROJECT_SOURCE_DIR}/tests/runtime/run_expect.cmake)
+    set_tests_properties(debug.gdb.${name}.gcc PROPERTIES LABELS cpu TIMEOUT 120
+                         ENVIRONMENT "KP_BACKEND=cpu;KP_NUM_THREADS=1")
+  endif()
 endfunction()
 
 kp_gdb_test(block_loop kt_debugger block_loop.gdb
