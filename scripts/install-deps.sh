@@ -19,6 +19,9 @@ set -euo pipefail
 packages=(clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libclang-rt-19-dev cmake
           ninja-build make pkgconf python3 valgrind gdb)
 packages+=(python3-numpy)
+# Clang/LLVM 22, the second version kernplug builds against (make test-clang22, build-22), with
+# its sanitizer runtimes; docs/getting-started.md "Which clang".
+packages+=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools libclang-rt-22-dev)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   # Not Debian: check for the tools and say what is missing; installing is up to the user.

@@ -1,5 +1,6 @@
 //===- DeviceModule.cpp - clone the device closure for NVPTX ----*- C++ -*-===//
 #include "DevicePass.h"
+#include "ClangCompat.h"
 #include "Diagnostics.h"
 #include "KernelMetadata.h"
 #include "device/DeviceInstrumentation.h"
@@ -281,7 +282,7 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
       CloneModule(Host, VMap, [&](const GlobalValue *GV) { return All.contains(GV); });
   eraseKernelMetadata(*Dev); // the host's: it names host functions
   Dev->setModuleIdentifier(Host.getModuleIdentifier() + ".kp-device");
-  Dev->setTargetTriple(NVPTXTriple);
+  compat::setTargetTriple(*Dev, NVPTXTriple);
   Dev->setDataLayout(NVPTXDataLayout);
   Dev->setModuleInlineAsm("");
 

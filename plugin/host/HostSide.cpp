@@ -276,7 +276,9 @@ void rewriteHostModule(Module &M, std::vector<KernelEntry> &Kernels,
       compileThreadEntry(K, *Body, *Tr);
     if (BlockEntry)
       compileFallbacksForSize(*BlockEntry);
-    if (BlockEntry && Body->use_empty()) {
+    // Not when the body is also the row's host_fn (a generated kernel whose IR names itself
+    // as its scalar function, as hand-written tests/passes inputs do): the row needs it.
+    if (BlockEntry && Body->use_empty() && Body != K.HostFn) {
       if (Body == K.Fn)
         K.Fn = nullptr;
       Body->eraseFromParent(); // its clone is the code now; saves host codegen at -O0
