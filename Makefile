@@ -6,21 +6,25 @@
 #                minutes, never part of make test); docs/benchmarks.md, GPU: bench/gpu/run.sh
 #   make test-sanitize  the cpu tests built with ASan+UBSan (build-asan) and with TSan
 #                (build-tsan): scripts/sanitize.sh; never part of make test (docs/internals.md)
+#   make test-clang22   make test against Clang/LLVM 22 instead of 19, in build-22 (CI runs both)
 #
 # The real build is CMake + Ninja in $(BUILD_DIR); this file only sequences it. Each target
 # runs its steps in order through sub-makes, so `make -j` cannot start a build before the
 # dependencies are installed.
 
 BUILD_DIR ?= build
+# The Clang/LLVM major version to build against: 19 (the default) or 22; one per build directory.
+CLANG_VERSION ?= 19
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE ?= cmake
 CTEST ?= ctest
 CMAKE_FLAGS ?=
 
 CONFIGURE = $(CMAKE) -S . -B $(BUILD_DIR) -G Ninja \
-            -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 $(CMAKE_FLAGS)
+            -DCMAKE_C_COMPILER=clang-$(CLANG_VERSION) -DCMAKE_CXX_COMPILER=clang++-$(CLANG_VERSION) \
+            -DKERNPLUG_CLANG_VERSION=$(CLANG_VERSION) $(CMAKE_FLAGS)
 
-.PHONY: all deps configure build demo test test-sanitize bench clean
+.PHONY: all deps configure build demo test test-clang22 test-sanitize bench clean
 
 all: build
 
@@ -44,6 +48,10 @@ test:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory build
 	$(CTEST) --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+
+# The whole suite again against Clang/LLVM 22, in its own build directory.
+test-clang22:
+	@$(MAKE) --no-print-directory test BUILD_DIR=build-22 CLANG_VERSION=22
 
 # Sanitizer builds in their own directories, both run even when the first fails.
 test-sanitize:

@@ -3,6 +3,7 @@
 
 #include "Layout.h"
 #include "Signature.h"
+#include "ClangCompat.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -108,8 +109,9 @@ bool rejectIdentifierArgs(Sema &S, const ParsedAttr &AL, const char *Example) {
   for (unsigned I = 0; I < AL.getNumArgs(); ++I)
     if (AL.isArgIdent(I)) {
       const IdentifierLoc *Id = AL.getArgAsIdent(I);
-      error(S, Id->Loc, "'%0' expects a string literal such as %1, not the identifier '%2'")
-          << nameOf(AL.getAttrName()) << Example << nameOf(Id->Ident);
+      error(S, compat::identLocation(Id),
+            "'%0' expects a string literal such as %1, not the identifier '%2'")
+          << nameOf(AL.getAttrName()) << Example << nameOf(compat::identInfo(Id));
       return false;
     }
   return true;
@@ -184,7 +186,7 @@ public:
   bool isParamExpr(size_t N) const override { return Orig.isParamExpr(N); }
 
   AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &AL) const override {
-    if (originalMode(S.getLangOpts()) || AttrKind != AttributeCommonInfo::AT_RenderScriptKernel)
+    if (originalMode(S.getLangOpts()) || AttrKind != compat::BuiltinKernelAttr)
       return Orig.handleDeclAttribute(S, D, AL);
     return handleKernel(S, D, AL);
   }
@@ -223,6 +225,25 @@ public:
 
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &AL, const Decl *D) const override {
     return !rejectInCxx(S, AL) && expectFunction(S, D, AL) != nullptr;
+  }
+};
+
+constexpr ParsedAttrInfo::Spelling KernelSpelling[] = {{ParsedAttr::AS_GNU, "kernel"}};
+
+/// `kernel` where clang has no attribute of that C spelling (22; 19 resolves it to
+/// RenderScript's, which installBuiltinSpellingOverrides takes over instead, and never asks
+/// the plugin attributes). CUDA and OpenCL keep clang's "unknown attribute" warning, as the
+/// override keeps RenderScript's meaning there.
+class KernelAttrInfo : public FunctionAttrInfo {
+public:
+  KernelAttrInfo() : FunctionAttrInfo(KernelSpelling) {}
+
+  bool acceptsLangOpts(const LangOptions &LO) const override {
+    return !CSpellingOverride::originalMode(LO);
+  }
+
+  AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &AL) const override {
+    return CSpellingOverride::handleKernel(S, D, AL);
   }
 };
 
@@ -272,7 +293,7 @@ public:
     }
     if (!OK)
       return AttributeNotApplied;
-    S.AddAnnotationAttr(D, AL, AnnotVectorize, Args);
+    compat::addAnnotationAttr(S, D, AL, AnnotVectorize, MutableArrayRef<Expr *>(Args));
     return AttributeApplied;
   }
 
@@ -389,7 +410,7 @@ public:
     if (!checkPrototype(S, FD, SL, L))
       return AttributeNotApplied;
     Expr *Args[] = {E};
-    S.AddAnnotationAttr(D, AL, AnnotGuvectorize, Args);
+    compat::addAnnotationAttr(S, D, AL, AnnotGuvectorize, MutableArrayRef<Expr *>(Args));
     return AttributeApplied;
   }
 
@@ -483,6 +504,7 @@ public:
   }
 };
 
+ParsedAttrInfoRegistry::Add<KernelAttrInfo> RegisterKernel("kernplug-kernel", "kernplug kernel");
 ParsedAttrInfoRegistry::Add<VectorizeAttrInfo> RegisterVectorize("kernplug-vectorize",
                                                                  "kernplug vectorize");
 ParsedAttrInfoRegistry::Add<GuvectorizeAttrInfo> RegisterGuvectorize("kernplug-guvectorize",
@@ -498,11 +520,12 @@ bool installBuiltinSpellingOverrides() {
     return Result;
   Done = true;
   ArrayRef<const ParsedAttrInfo *> Table = ParsedAttrInfo::getAllBuiltin();
-  const AttributeCommonInfo::Kind Kinds[] = {AttributeCommonInfo::AT_RenderScriptKernel,
-                                             AttributeCommonInfo::AT_CUDADevice,
-                                             AttributeCommonInfo::AT_CUDAShared,
-                                             AttributeCommonInfo::AT_CUDALaunchBounds,
-                                             AttributeCommonInfo::AT_CUDAConstant};
+  SmallVector<AttributeCommonInfo::Kind, 5> Kinds = {AttributeCommonInfo::AT_CUDADevice,
+                                                     AttributeCommonInfo::AT_CUDAShared,
+                                                     AttributeCommonInfo::AT_CUDALaunchBounds,
+                                                     AttributeCommonInfo::AT_CUDAConstant};
+  if (compat::BuiltinKernelAttr != AttributeCommonInfo::UnknownAttribute)
+    Kinds.push_back(compat::BuiltinKernelAttr);
   // The table is indexed by parsed kind; check that before writing into it.
   for (AttributeCommonInfo::Kind K : Kinds)
     if (static_cast<size_t>(K) >= Table.size() || !Table[K] || Table[K]->AttrKind != K)

@@ -34,10 +34,12 @@ inline constexpr const char *AnnotConstant = "kernplug.constant";
 /// added by KernelCollector from clang's CUDALaunchBoundsAttr.
 inline constexpr const char *AnnotLaunchBoundsPrefix = "kernplug.launch_bounds=";
 
-/// Makes clang hand the C spellings `kernel`, `device` and `shared` (which it
-/// resolves to disabled RenderScript/CUDA attributes) to kernplug. Must run
-/// before parsing starts. Returns false if this clang's attribute table does
-/// not have the expected shape, so that the caller can report it loudly.
+/// Makes clang hand the C spellings `device` and `shared` (which it resolves to
+/// disabled CUDA attributes) and, in clang 19, `kernel` (RenderScript's) to
+/// kernplug; clang 22 has no `kernel` of its own, and gets a plugin attribute
+/// (plugin/ClangCompat.h). Must run before parsing starts. Returns false if
+/// this clang's attribute table does not have the expected shape, so that the
+/// caller can report it loudly.
 bool installBuiltinSpellingOverrides();
 
 /// The kernplug annotation named Name on D, or null.

@@ -9,7 +9,7 @@ function(kernplug_use_plugin target)
   add_dependencies(${target} kernplug kernplug_device_bc)
   get_target_property(srcs ${target} SOURCES)
   set_source_files_properties(${srcs} TARGET_DIRECTORY ${target} PROPERTIES
-    OBJECT_DEPENDS "${KP_PLUGIN_PATH};${KP_DEVICE_BC}")
+    OBJECT_DEPENDS "${KP_PLUGIN_PATH};${KP_PLUGIN_IMPL_PATH};${KP_DEVICE_BC}")
 endfunction()
 
 # kernplug_add_program(<name> <sources>...): an executable built with the plugin.

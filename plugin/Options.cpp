@@ -13,8 +13,8 @@
 namespace kernplug {
 
 const std::vector<unsigned> &PluginOptions::supportedArchs() {
-  // LLVM 19 NVPTX knows sm_20 … sm_90; CUDA 13 ptxas starts at sm_75.
-  static const std::vector<unsigned> Archs = {75, 80, 86, 87, 89, 90};
+  // Those of this clang's NVPTX that CUDA 13's ptxas has too (cmake/ClangVersion.cmake).
+  static const std::vector<unsigned> Archs = {KP_NVPTX_ARCHS};
   return Archs;
 }
 

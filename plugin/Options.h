@@ -42,7 +42,7 @@ struct PluginOptions {
   /// the environment.
   void resolvePaths();
   static std::string archName(unsigned SM);
-  /// The SM numbers both LLVM 19 and CUDA 13's ptxas accept.
+  /// The SM numbers both this LLVM (19 or 22) and CUDA 13's ptxas accept.
   static const std::vector<unsigned> &supportedArchs();
 };
 

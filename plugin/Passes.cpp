@@ -1,5 +1,6 @@
 //===- Passes.cpp - kernplug's passes in the pass manager -------*- C++ -*-===//
 #include "Passes.h"
+#include "ClangCompat.h"
 #include "analysis/KernelCallGraph.h"
 #include "cpu/BarrierFission.h"
 #include "cpu/CheckedAccess.h"
@@ -18,7 +19,7 @@
 #include "split/SplitPass.h"
 
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Passes/PassPlugin.h"
+#include KP_PASS_PLUGIN_H
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -77,12 +78,12 @@ void registerKernplugPasses(PassBuilder &PB, const PassState &S) {
   });
   // After inlining and SROA (the CPU entries' addresses are SSA values by then), before the
   // vectoriser and the loop passes of the optimisation pipeline.
-  PB.registerOptimizerEarlyEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+  compat::registerOptimizerEarlyEP(PB, [](ModulePassManager &MPM, OptimizationLevel) {
     MPM.addPass(CpuSharedAtomicsPass());
   });
   // Every pipeline clang builds (-O0 to -O3, LTO and ThinLTO pre-link) has this point; the
   // device job has run beside the host pipeline until here.
-  PB.registerOptimizerLastEPCallback([S](ModulePassManager &MPM, OptimizationLevel) {
+  compat::registerOptimizerLastEP(PB, [S](ModulePassManager &MPM, OptimizationLevel) {
     S.Pending->FinishScheduled = true;
     MPM.addPass(KernplugFinishPass(S.Pending));
     if (!S.Opts->SplitId.empty())
@@ -95,7 +96,7 @@ void registerKernplugPasses(PassBuilder &PB, const PassState &S) {
 
 } // namespace kernplug
 
-/// opt-19 -load-pass-plugin kernplug.so -passes=kernplug-<name>: the passes by name only,
+/// opt-19 (or opt-22) -load-pass-plugin kernplug.so -passes=kernplug-<name>: the passes by name only,
 /// with the default options.
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "kernplug", "1", [](PassBuilder &PB) {

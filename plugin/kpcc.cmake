@@ -9,6 +9,8 @@ include_guard(GLOBAL)
 
 get_filename_component(KPCC_PLUGIN_NAME "${KP_PLUGIN_PATH}" NAME)
 get_filename_component(KPCC_DEVICE_BC_NAME "${KP_DEVICE_BC}" NAME)
+list(TRANSFORM KP_NVPTX_ARCHS PREPEND sm_ OUTPUT_VARIABLE KPCC_ARCHS)
+string(REPLACE ";" " " KPCC_ARCHS "${KPCC_ARCHS}")
 set(KPCC_CUDA_ROOT "")
 if(CUDAToolkit_FOUND)
   get_filename_component(KPCC_CUDA_ROOT "${CUDAToolkit_BIN_DIR}" DIRECTORY)
@@ -65,6 +67,13 @@ if(BUILD_TESTING)
     "^device bc: +${KP_DEVICE_BC}"
     "^CUDA: " "^libdevice: " "^ptxas: "
     -- ${KPCC_BUILD_TREE} --version)
+  # A kpcc whose configured clang is gone (a prefix copied to another machine) finds clang
+  # <major> itself; the plugin line says which clang it is for.
+  add_test(NAME kpcc.find_clang COMMAND ${kpcc_expect}
+    "^clang: +[^ ]*clang(-${LLVM_VERSION_MAJOR})? \\(.*clang version ${LLVM_VERSION_MAJOR}\\."
+    "^plugin: +.*\\(for clang ${LLVM_VERSION_MAJOR}\\)$"
+    -- sh -c "sed \"s|^KPCC_CLANG_CONFIGURED=.*|KPCC_CLANG_CONFIGURED=/nonexistent/clang|\" '${KPCC_BUILD_TREE}' >kpcc-moved && sh kpcc-moved --version"
+    WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   add_test(NAME kpcc.help COMMAND ${kpcc_expect}
     "^Usage: kpcc "
     "-fplugin=${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/${KPCC_PLUGIN_NAME}"
@@ -110,7 +119,7 @@ if(BUILD_TESTING)
     "^\\.visible \\.entry twice\\("
     -- sh -c "'${KPCC_BUILD_TREE}' -O2 -Wall -Wextra -Werror -c twice.c -o twice.o && strings twice.o"
     WORKING_DIRECTORY ${kpcc_work})
-  set_tests_properties(kpcc.version kpcc.help kpcc.show_compile kpcc.show_link kpcc.show_link_c
+  set_tests_properties(kpcc.version kpcc.find_clang kpcc.help kpcc.show_compile kpcc.show_link kpcc.show_link_c
                        kpcc.show_libmvec kpcc.show_libmvec_compile kpcc.compile_kernel
                        kpcc.installed PROPERTIES LABELS compile)
   # The install test builds nothing but installs the whole project: keep it alone.

@@ -24,6 +24,9 @@ packages+=(python3-numpy)
 packages+=(gcc-12-plugin-dev g++-12)
 # openmpi-bin and libopenmpi-dev: mpicc and mpirun for examples/mpi_allreduce.c (docs/mpi.md).
 packages+=(openmpi-bin libopenmpi-dev)
+# Clang/LLVM 22, the second version kernplug builds against (make test-clang22, build-22), with
+# its sanitizer runtimes; docs/getting-started.md "Which clang".
+packages+=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools libclang-rt-22-dev)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   # Not Debian: check for the tools and say what is missing; installing is up to the user.

@@ -435,7 +435,7 @@ Value *Fission::cloneTree(Value *V, Instruction *Before, DenseMap<Value *, Value
   Instruction *C = I->clone();
   for (Use &Op : C->operands())
     Op.set(cloneTree(Op.get(), Before, Done));
-  C->insertBefore(Before);
+  C->insertBefore(Before->getIterator());
   C->setName(I->getName() + ".remat");
   Done[I] = C;
   return C;
@@ -494,8 +494,10 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, const Divergence *WarpDi
     DenseMap<BasicBlock *, Value *> Restored;
     for (unsigned R : At) {
       Instruction *Start = &*Roots[R]->getFirstInsertionPt();
-      auto *Save = new StoreInst(V, Slot, Barriers[R - 1]->getTerminator()->getPrevNode());
-      auto *New = new LoadInst(V->getType(), Slot, V->getName() + ".restored", Start);
+      auto *Save = new StoreInst(V, Slot,
+                                Barriers[R - 1]->getTerminator()->getPrevNode()->getIterator());
+      auto *New =
+          new LoadInst(V->getType(), Slot, V->getName() + ".restored", Start->getIterator());
       // Warp by warp, warp 0 may run ahead of the others up to the next block barrier (a
       // loop of shuffles): thread 0's copy is not theirs after a warp collective, but the
       // warp's first lane's is (emitRegion reads that one there). After a block barrier,

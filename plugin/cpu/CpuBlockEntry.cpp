@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cpu/CpuBlockEntry.h"
+#include "ClangCompat.h"
 #include "DevicePass.h"
 #include "KernelMetadata.h"
 #include "Primitives.h"
@@ -122,8 +123,9 @@ Function *CpuBlockEntryBuilder::indexedClone(Function *F) {
     NF->setMemoryEffects(ME);
   unsigned IdxArg = F->arg_size();
   NF->getArg(IdxArg)->setName("kp.idx");
-  for (Attribute::AttrKind K : {Attribute::NoAlias, Attribute::NoCapture, Attribute::ReadOnly})
-    NF->addParamAttr(IdxArg, K);
+  NF->addParamAttr(IdxArg, Attribute::NoAlias);
+  NF->addParamAttr(IdxArg, Attribute::ReadOnly);
+  compat::addNoCapture(*NF, IdxArg);
   F->setMetadata(IndexedCloneMD, MDNode::get(C, ValueAsMetadata::get(NF)));
   Pending.push_back(NF);
   return NF;

@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cpu/CpuDebugInfo.h"
+#include "ClangCompat.h"
 #include "cpu/CpuBlockEntry.h"
 #include "Primitives.h"
 
@@ -141,7 +142,7 @@ bool giveSubprogram(Function &F) {
                                                   Anchor->getLine(),
                                                   indexArrayType(DIB, Anchor->getFile()),
                                                   /*AlwaysPreserve=*/true, DINode::FlagArtificial);
-    DIB.insertDeclare(Idx, Var, DIB.createExpression(), Here, Idx->getNextNode());
+    compat::insertDeclareBefore(DIB, Idx->getNextNode(), Idx, Var, DIB.createExpression(), Here);
   }
   DIB.finalizeSubprogram(SP);
   return true;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cpu/GridStrideRounds.h"
+#include "ClangCompat.h"
 #include "DevicePass.h"
 #include "Diagnostics.h"
 #include "Primitives.h"
@@ -300,7 +301,7 @@ Value *materialize(const Loop &L, Value *V, Instruction *Before) {
   Instruction *Copy = I->clone();
   for (Use &Op : Copy->operands())
     Op.set(materialize(L, Op.get(), Before));
-  Copy->insertBefore(Before);
+  Copy->insertBefore(Before->getIterator());
   return Copy;
 }
 
@@ -407,7 +408,7 @@ bool putInRoundsByBlockStart(Loop &L, const GridStrideCounter &Counter, Function
 
   // The header: k, the barrier, the block's test.
   PHINode *K = PHINode::Create(I64, 2, "gs.k");
-  K->insertBefore(H->getFirstNonPHI());
+  K->insertBefore(H->getFirstNonPHIIt());
   IRBuilder<> B(Br);
   B.CreateCall(Barrier);
   Value *Step64 = B.CreateSExt(materialize(L, Counter.Step, Br), I64);
@@ -434,7 +435,7 @@ bool putInRoundsByBlockStart(Loop &L, const GridStrideCounter &Counter, Function
   Value *I = BG.CreateTrunc(Wide, IntTy, "gs.i");
   BranchInst *GoBr = BG.CreateCondBr(Runs, In, Join);
   for (Instruction *Inst : HeaderCode)
-    Inst->moveBefore(GoBr);
+    Inst->moveBefore(*GoBr->getParent(), GoBr->getIterator());
   for (PHINode &Phi : In->phis())
     Phi.replaceIncomingBlockWith(H, Go);
 
@@ -448,7 +449,7 @@ bool putInRoundsByBlockStart(Loop &L, const GridStrideCounter &Counter, Function
     if (&Phi == K || &Phi == Counter.IV)
       continue;
     PHINode *Meet = PHINode::Create(Phi.getType(), Latches.size() + 1, Phi.getName() + ".gs");
-    Meet->insertBefore(Join->getFirstNonPHI());
+    Meet->insertBefore(Join->getFirstNonPHIIt());
     for (BasicBlock *Latch : Latches)
       Meet->addIncoming(Phi.getIncomingValueForBlock(Latch), Latch);
     Meet->addIncoming(&Phi, Go);
@@ -496,7 +497,7 @@ void prefetchAhead(Loop &L, const GridStrideCounter &Counter) {
                              "gs.ahead");
   Module &M = *L.getHeader()->getModule();
   Function *Prefetch =
-      Intrinsic::getDeclaration(&M, Intrinsic::prefetch, {B.getPtrTy()});
+      compat::intrinsic(M, Intrinsic::prefetch, {B.getPtrTy()});
   for (GetElementPtrInst *GEP : Arrays) {
     Value *Addr = B.CreateGEP(GEP->getSourceElementType(), GEP->getPointerOperand(), Ahead);
     B.CreateCall(Prefetch, {Addr, B.getInt32(0), B.getInt32(3), B.getInt32(1)});

@@ -1,5 +1,6 @@
 //===- SharedAtomics.cpp - kernplug-cpu-shared-atomics ----------*- C++ -*-===//
 #include "cpu/SharedAtomics.h"
+#include "ClangCompat.h"
 #include "Diagnostics.h"
 #include "Primitives.h"
 
@@ -206,7 +207,7 @@ std::optional<AtomicRMWInst::BinOp> primitiveOp(const CallInst &Call) {
 Value *loadModifyStore(IRBuilder<> &B, Type *Ty, Value *Ptr, Align A,
                        function_ref<Value *(Value *Old)> New) {
   Module &M = *B.GetInsertBlock()->getModule();
-  B.CreateCall(Intrinsic::getDeclaration(&M, Intrinsic::sideeffect));
+  B.CreateCall(compat::intrinsic(M, Intrinsic::sideeffect));
   MDNode *Tag = MDNode::get(B.getContext(), {});
   LoadInst *Old = B.CreateAlignedLoad(Ty, Ptr, A);
   Old->setMetadata(CpuSharedRMWMD, Tag);

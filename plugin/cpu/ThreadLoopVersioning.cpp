@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cpu/ThreadLoopVersioning.h"
+#include "ClangCompat.h"
 
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -131,7 +132,7 @@ class Versioner {
 public:
   Versioner(Loop &L, ScalarEvolution &SE, const SCEV *BTC)
       : L(L), SE(SE), PSE(SE, L), BTC(BTC), DL(L.getHeader()->getModule()->getDataLayout()),
-        Exp(SE, DL, "kp.guard") {}
+        Exp(compat::makeSCEVExpander<SCEVExpander>(SE, DL, "kp.guard")) {}
 
   bool safeToExpand(const SCEV *S) {
     return Exp.isSafeToExpandAt(S, L.getLoopPreheader()->getTerminator());

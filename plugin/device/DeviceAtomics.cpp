@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "device/DeviceAtomics.h"
+#include "ClangCompat.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
@@ -89,7 +90,7 @@ void lowerAtomicOrderings(Module &Dev) {
         Accesses.push_back(&I);
   if (Accesses.empty() && Fences.empty())
     return;
-  FunctionCallee Membar = Intrinsic::getDeclaration(&Dev, Intrinsic::nvvm_membar_sys);
+  FunctionCallee Membar = compat::intrinsic(Dev, Intrinsic::nvvm_membar_sys);
   for (Instruction *I : Accesses)
     relaxAtomicAccess(*I, Membar);
   for (Instruction *I : Fences) {

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "device/DeviceInstrumentation.h"
+#include "ClangCompat.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -70,8 +71,10 @@ std::string describeCheck(StringRef Check) {
                        .Case("implicit_conversion", "implicit conversion changed the value")
                        .Case("invalid_builtin", "invalid argument to a builtin")
                        .Case("alignment_assumption", "alignment assumption violated")
-                       .Cases("nonnull_arg", "nullability_arg", "null passed as nonnull argument")
-                       .Cases("nonnull_return", "nullability_return", "null returned as nonnull")
+                       .Case("nonnull_arg", "null passed as nonnull argument")
+                       .Case("nullability_arg", "null passed as nonnull argument")
+                       .Case("nonnull_return", "null returned as nonnull")
+                       .Case("nullability_return", "null returned as nonnull")
                        .Default("");
   return Text.empty() ? Check.str() : Text.str();
 }
@@ -167,13 +170,13 @@ void lowerHostInstrumentation(Module &Dev) {
     PointerType *PtrTy = PointerType::get(C, 0);
     FunctionCallee VPrintf = Dev.getOrInsertFunction(
         "vprintf", FunctionType::get(Type::getInt32Ty(C), {PtrTy, PtrTy}, false));
-    FunctionCallee Trap = Intrinsic::getDeclaration(&Dev, Intrinsic::trap);
+    FunctionCallee Trap = compat::intrinsic(Dev, Intrinsic::trap);
     for (CallBase *Call : Handlers)
       replaceHandlerCall(*Call, VPrintf, Trap);
   }
   // -fsanitize-trap: NVPTX selects llvm.trap but not llvm.ubsantrap.
   for (CallInst *T : UbsanTraps) {
-    CallInst::Create(Intrinsic::getDeclaration(&Dev, Intrinsic::trap), "", T->getIterator());
+    CallInst::Create(compat::intrinsic(Dev, Intrinsic::trap), "", T->getIterator());
     T->eraseFromParent();
   }
 

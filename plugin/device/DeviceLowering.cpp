@@ -1,10 +1,12 @@
 //===- DeviceLowering.cpp - printf and math for the GPU ---------*- C++ -*-===//
 #include "DevicePass.h"
 #include "device/MathFunctions.h"
+#include "ClangCompat.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -135,6 +137,58 @@ static void useFastDivisions(Module &Dev) {
     }
 }
 
+/// llvm.modf and llvm.sincos return both results as a pair, which NVPTX cannot select and
+/// libdevice returns through pointers (clang 22 emits them for modf, and for sincos without
+/// errno; clang 19 calls the C functions, which libdeviceNameFor maps). Each call becomes a
+/// call of __nv_modf[f](x, &whole) or __nv_sincos[f](x, &sin, &cos) and the pair is rebuilt.
+/// Returns whether F was one of them.
+static bool lowerPairMathIntrinsic(Module &Dev, Function &F) {
+  Intrinsic::ID ID = F.getIntrinsicID();
+  auto *Pair = dyn_cast<StructType>(F.getReturnType());
+  if (ID == Intrinsic::not_intrinsic ||
+      (ID != compat::ModfIntrinsic && ID != compat::SincosIntrinsic) || !Pair ||
+      Pair->getNumElements() != 2 || F.arg_size() != 1)
+    return false;
+  Type *FP = F.getFunctionType()->getParamType(0);
+  if (!FP->isFloatTy() && !FP->isDoubleTy())
+    return false; // vectors and other widths: left to the backend, which reports them
+  bool Modf = ID == compat::ModfIntrinsic;
+  std::string NvName = std::string(Modf ? "__nv_modf" : "__nv_sincos") +
+                       (FP->isFloatTy() ? "f" : "");
+  LLVMContext &C = Dev.getContext();
+  auto *PtrTy = PointerType::get(C, 0);
+  FunctionCallee Nv =
+      Modf ? Dev.getOrInsertFunction(NvName, FunctionType::get(FP, {FP, PtrTy}, false))
+           : Dev.getOrInsertFunction(
+                 NvName, FunctionType::get(Type::getVoidTy(C), {FP, PtrTy, PtrTy}, false));
+  for (User *U : make_early_inc_range(F.users())) {
+    auto *Call = dyn_cast<CallInst>(U);
+    if (!Call || Call->getCalledFunction() != &F)
+      continue;
+    Function *Caller = Call->getFunction();
+    IRBuilder<> Entry(&Caller->getEntryBlock(), Caller->getEntryBlock().begin());
+    AllocaInst *First = Entry.CreateAlloca(FP, nullptr, Modf ? "modf.whole" : "sincos.sin");
+    AllocaInst *Second = Modf ? nullptr : Entry.CreateAlloca(FP, nullptr, "sincos.cos");
+    IRBuilder<> B(Call);
+    Value *X = Call->getArgOperand(0);
+    Value *Result = PoisonValue::get(Pair);
+    if (Modf) {
+      Value *Frac = B.CreateCall(Nv, {X, First});
+      Result = B.CreateInsertValue(Result, Frac, 0);
+      Result = B.CreateInsertValue(Result, B.CreateLoad(FP, First), 1);
+    } else {
+      B.CreateCall(Nv, {X, First, Second});
+      Result = B.CreateInsertValue(Result, B.CreateLoad(FP, First), 0);
+      Result = B.CreateInsertValue(Result, B.CreateLoad(FP, Second), 1);
+    }
+    Call->replaceAllUsesWith(Result);
+    Call->eraseFromParent();
+  }
+  if (F.use_empty())
+    F.eraseFromParent();
+  return true;
+}
+
 void lowerMathToLibdevice(Module &Dev) {
   useFastDivisions(Dev);
   for (Function &F : make_early_inc_range(Dev.functions())) {
@@ -152,6 +206,8 @@ void lowerMathToLibdevice(Module &Dev) {
       }
     }
     std::string NvName;
+    if (F.isIntrinsic() && lowerPairMathIntrinsic(Dev, F))
+      continue;
     if (F.isIntrinsic()) {
       // llvm.<base>.<type>…: -ffast-math and builtins produce these.
       StringRef Name = F.getName().drop_front(strlen("llvm."));

@@ -2,6 +2,7 @@
 #include "ConstantMemory.h"
 #include "LaunchBounds.h"
 #include "DevicePass.h"
+#include "ClangCompat.h"
 #include "Diagnostics.h"
 #include "KernelMetadata.h"
 #include "device/DeviceInstrumentation.h"
@@ -292,7 +293,7 @@ std::unique_ptr<Module> buildDeviceModule(Module &Host, std::vector<KernelEntry>
                   [&](const GlobalValue *GV) { return All.contains(GV) || Constants.count(GV); });
   eraseKernelMetadata(*Dev); // the host's: it names host functions
   Dev->setModuleIdentifier(Host.getModuleIdentifier() + ".kp-device");
-  Dev->setTargetTriple(NVPTXTriple);
+  compat::setTargetTriple(*Dev, NVPTXTriple);
   Dev->setDataLayout(NVPTXDataLayout);
   Dev->setModuleInlineAsm("");
 

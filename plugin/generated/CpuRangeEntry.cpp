@@ -1,5 +1,6 @@
 //===- CpuRangeEntry.cpp - generated kernels' CPU range entries -*- C++ -*-===//
 #include "generated/CpuRangeEntry.h"
+#include "ClangCompat.h"
 
 #include "llvm/IR/Module.h"
 
@@ -38,7 +39,7 @@ Function *buildCpuRangeEntry(Function &Kernel, const Function &ElementFn, LoopPr
   ArgsArray->setName("args");
   Begin->setName("begin");
   End->setName("end");
-  R->addParamAttr(0, Attribute::NoCapture);
+  compat::addNoCapture(*R, 0);
   R->addParamAttr(0, Attribute::ReadOnly);
 
   BasicBlock *Entry = BasicBlock::Create(C, "entry", R);

@@ -15,7 +15,8 @@ void calls(float *x, double *xd, const float *cx, float *out) {
   gufunc(l2, 10, x, out, 2, 3);
   // DIAG: [[@LINE-1]]:29: error: too many arguments to function call, expected 3, have 4
   gufunc(l2, 10, xd, out, 2);
-  // DIAG: [[@LINE-1]]:18: warning: incompatible pointer types passing 'double *' to parameter of type 'const float *'
+  // (a warning in clang 19, an error by default in clang 22)
+  // DIAG: [[@LINE-2]]:18: {{warning|error}}: incompatible pointer types passing 'double *' to parameter of type 'const float *'
   gufunc(l2, 10, x, cx, 2);
   // DIAG: [[@LINE-1]]:21: warning: passing 'const float *' to parameter of type 'float *' discards qualifiers
   gufunc(l2, 10, x, 2, out);

@@ -13,11 +13,11 @@ __attribute__((kernel)) void orders(_Atomic int *flag, int *data, int *out) {
   out[2] = atomic_load_explicit(flag, memory_order_relaxed);
 }
 // PTX-LABEL: .visible .entry orders(
-// PTX: st.global.u32
+// PTX: st.global.{{u32|b32}}
 // PTX-NEXT: membar.sys;
 // PTX-NOT: membar
-// PTX: st.volatile.global.u32
-// PTX-NEXT: ld.volatile.global.u32
+// PTX: st.{{volatile|relaxed.sys}}.global.{{u32|b32}}
+// PTX-NEXT: ld.{{volatile|relaxed.sys}}.global.{{u32|b32}}
 // PTX-NEXT: membar.sys;
 // PTX: membar.sys;
 // PTX-NEXT: membar.sys;
@@ -36,4 +36,4 @@ __attribute__((kernel)) void sync_builtins(int *lock, int *out) {
 // PTX-LABEL: .visible .entry sync_builtins(
 // PTX: atom.global.exch.b32
 // PTX: membar.sys;
-// PTX: st.volatile.global.u32
+// PTX: st.{{volatile|relaxed.sys}}.global.{{u32|b32}}

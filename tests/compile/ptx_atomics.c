@@ -43,7 +43,7 @@ INT_OPS(ops_i32, int)
 // PTX-NOT: {{bra|atom}}
 // PTX: atom.global.min.s32
 // PTX-NOT: {{bra|atom}}
-// PTX: atom.global.cas.b32
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b32
 // PTX-NOT: {{bra|atom|call}}
 
 INT_OPS(ops_u32, unsigned)
@@ -70,7 +70,7 @@ INT_OPS(ops_u32, unsigned)
 // PTX-NOT: {{bra|atom}}
 // PTX: atom.global.min.u32
 // PTX-NOT: {{bra|atom}}
-// PTX: atom.global.cas.b32
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b32
 // PTX-NOT: {{bra|atom|call}}
 
 INT_OPS(ops_il, long)
@@ -97,7 +97,7 @@ INT_OPS(ops_il, long)
 // PTX-NOT: {{bra|atom}}
 // PTX: atom.global.min.s64
 // PTX-NOT: {{bra|atom}}
-// PTX: atom.global.cas.b64
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b64
 // PTX-NOT: {{bra|atom|call}}
 
 INT_OPS(ops_ul, unsigned long)
@@ -124,7 +124,7 @@ INT_OPS(ops_ul, unsigned long)
 // PTX-NOT: {{bra|atom}}
 // PTX: atom.global.min.u64
 // PTX-NOT: {{bra|atom}}
-// PTX: atom.global.cas.b64
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b64
 // PTX-NOT: {{bra|atom|call}}
 
 INT_OPS(ops_i64, long long)
@@ -151,7 +151,7 @@ INT_OPS(ops_i64, long long)
 // PTX-NOT: {{bra|atom}}
 // PTX: atom.global.min.s64
 // PTX-NOT: {{bra|atom}}
-// PTX: atom.global.cas.b64
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b64
 // PTX-NOT: {{bra|atom|call}}
 
 INT_OPS(ops_u64, unsigned long long)
@@ -178,7 +178,7 @@ INT_OPS(ops_u64, unsigned long long)
 // PTX-NOT: {{bra|atom}}
 // PTX: atom.global.min.u64
 // PTX-NOT: {{bra|atom}}
-// PTX: atom.global.cas.b64
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b64
 // PTX-NOT: {{bra|atom|call}}
 
 // float and double: add, sub (an add of -v), exch and cas are single instructions.
@@ -200,7 +200,7 @@ FLOAT_OPS(ops_f32, float)
 // PTX-NOT: {{bra|atom}}
 // PTX: atom.global.exch.b32
 // PTX-NOT: {{bra|atom}}
-// PTX: atom.global.cas.b32
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b32
 // PTX-NOT: {{bra|atom|call}}
 FLOAT_OPS(ops_f64, double)
 // PTX-LABEL: .visible .entry ops_f64(
@@ -213,7 +213,7 @@ FLOAT_OPS(ops_f64, double)
 // PTX-NOT: {{bra|atom}}
 // PTX: atom.global.exch.b64
 // PTX-NOT: {{bra|atom}}
-// PTX: atom.global.cas.b64
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b64
 // PTX-NOT: {{bra|atom|call}}
 
 // 32-bit inc/dec: the hardware's wrapping atom.inc/atom.dec.
@@ -236,120 +236,120 @@ KERNEL incdec_u32(unsigned *p, unsigned limit, unsigned *out) {
 LOOP_OP(max_f32, float, atomic_max)
 // PTX-LABEL: .visible .entry max_f32(
 // PTX-NOT: atom
-// PTX: ld.volatile.global.u32 [[OLD:%r[0-9]+]], [
+// PTX: ld.{{volatile|relaxed.sys}}.global.{{u32|b32}} [[OLD:%r[0-9]+]], [
 // PTX: 2139095040
 // PTX: [[LOOP:\$L__BB[0-9_]+]]:
 // PTX-NOT: atom
-// PTX: setp.{{lt|gt}}.f32
+// PTX: setp.{{(lt|gt|leu|geu)}}.f32
 // PTX-NOT: atom
 // PTX: bra
 // PTX-NOT: atom
-// PTX: atom.global.cas.b32
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b32
 // PTX-NOT: atom
 // PTX: bra {{.*}}[[LOOP]];
 // PTX-NOT: {{atom|call}}
 LOOP_OP(min_f32, float, atomic_min)
 // PTX-LABEL: .visible .entry min_f32(
 // PTX-NOT: atom
-// PTX: ld.volatile.global.u32
+// PTX: ld.{{volatile|relaxed.sys}}.global.{{u32|b32}}
 // PTX: 2139095040
 // PTX: [[LOOP:\$L__BB[0-9_]+]]:
 // PTX-NOT: atom
-// PTX: setp.{{lt|gt}}.f32
+// PTX: setp.{{(lt|gt|leu|geu)}}.f32
 // PTX-NOT: atom
 // PTX: bra
 // PTX-NOT: atom
-// PTX: atom.global.cas.b32
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b32
 // PTX-NOT: atom
 // PTX: bra {{.*}}[[LOOP]];
 // PTX-NOT: {{atom|call}}
 LOOP_OP(nanmax_f32, float, atomic_nanmax)
 // PTX-LABEL: .visible .entry nanmax_f32(
 // PTX-NOT: atom
-// PTX: ld.volatile.global.u32
+// PTX: ld.{{volatile|relaxed.sys}}.global.{{u32|b32}}
 // PTX: 2139095040
 // PTX: [[LOOP:\$L__BB[0-9_]+]]:
 // PTX-NOT: atom
-// PTX: setp.{{lt|gt}}.f32
+// PTX: setp.{{(lt|gt|leu|geu)}}.f32
 // PTX-NOT: atom
 // PTX: bra
 // PTX-NOT: atom
-// PTX: atom.global.cas.b32
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b32
 // PTX-NOT: atom
 // PTX: bra {{.*}}[[LOOP]];
 // PTX-NOT: {{atom|call}}
 LOOP_OP(nanmin_f32, float, atomic_nanmin)
 // PTX-LABEL: .visible .entry nanmin_f32(
 // PTX-NOT: atom
-// PTX: ld.volatile.global.u32
+// PTX: ld.{{volatile|relaxed.sys}}.global.{{u32|b32}}
 // PTX: 2139095040
 // PTX: [[LOOP:\$L__BB[0-9_]+]]:
 // PTX-NOT: atom
-// PTX: setp.{{lt|gt}}.f32
+// PTX: setp.{{(lt|gt|leu|geu)}}.f32
 // PTX-NOT: atom
 // PTX: bra
 // PTX-NOT: atom
-// PTX: atom.global.cas.b32
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b32
 // PTX-NOT: atom
 // PTX: bra {{.*}}[[LOOP]];
 // PTX-NOT: {{atom|call}}
 LOOP_OP(max_f64, double, atomic_max)
 // PTX-LABEL: .visible .entry max_f64(
 // PTX-NOT: atom
-// PTX: ld.volatile.global.u64
+// PTX: ld.{{volatile|relaxed.sys}}.global.{{u64|b64}}
 // PTX: 9218868437227405312
 // PTX: [[LOOP:\$L__BB[0-9_]+]]:
 // PTX-NOT: atom
-// PTX: setp.{{lt|gt}}.f64
+// PTX: setp.{{(lt|gt|leu|geu)}}.f64
 // PTX-NOT: atom
 // PTX: bra
 // PTX-NOT: atom
-// PTX: atom.global.cas.b64
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b64
 // PTX-NOT: atom
 // PTX: bra {{.*}}[[LOOP]];
 // PTX-NOT: {{atom|call}}
 LOOP_OP(min_f64, double, atomic_min)
 // PTX-LABEL: .visible .entry min_f64(
 // PTX-NOT: atom
-// PTX: ld.volatile.global.u64
+// PTX: ld.{{volatile|relaxed.sys}}.global.{{u64|b64}}
 // PTX: 9218868437227405312
 // PTX: [[LOOP:\$L__BB[0-9_]+]]:
 // PTX-NOT: atom
-// PTX: setp.{{lt|gt}}.f64
+// PTX: setp.{{(lt|gt|leu|geu)}}.f64
 // PTX-NOT: atom
 // PTX: bra
 // PTX-NOT: atom
-// PTX: atom.global.cas.b64
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b64
 // PTX-NOT: atom
 // PTX: bra {{.*}}[[LOOP]];
 // PTX-NOT: {{atom|call}}
 LOOP_OP(nanmax_f64, double, atomic_nanmax)
 // PTX-LABEL: .visible .entry nanmax_f64(
 // PTX-NOT: atom
-// PTX: ld.volatile.global.u64
+// PTX: ld.{{volatile|relaxed.sys}}.global.{{u64|b64}}
 // PTX: 9218868437227405312
 // PTX: [[LOOP:\$L__BB[0-9_]+]]:
 // PTX-NOT: atom
-// PTX: setp.{{lt|gt}}.f64
+// PTX: setp.{{(lt|gt|leu|geu)}}.f64
 // PTX-NOT: atom
 // PTX: bra
 // PTX-NOT: atom
-// PTX: atom.global.cas.b64
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b64
 // PTX-NOT: atom
 // PTX: bra {{.*}}[[LOOP]];
 // PTX-NOT: {{atom|call}}
 LOOP_OP(nanmin_f64, double, atomic_nanmin)
 // PTX-LABEL: .visible .entry nanmin_f64(
 // PTX-NOT: atom
-// PTX: ld.volatile.global.u64
+// PTX: ld.{{volatile|relaxed.sys}}.global.{{u64|b64}}
 // PTX: 9218868437227405312
 // PTX: [[LOOP:\$L__BB[0-9_]+]]:
 // PTX-NOT: atom
-// PTX: setp.{{lt|gt}}.f64
+// PTX: setp.{{(lt|gt|leu|geu)}}.f64
 // PTX-NOT: atom
 // PTX: bra
 // PTX-NOT: atom
-// PTX: atom.global.cas.b64
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b64
 // PTX-NOT: atom
 // PTX: bra {{.*}}[[LOOP]];
 // PTX-NOT: {{atom|call}}
@@ -358,22 +358,22 @@ LOOP_OP(nanmin_f64, double, atomic_nanmin)
 LOOP_OP(inc_u64, unsigned long long, atomic_inc)
 // PTX-LABEL: .visible .entry inc_u64(
 // PTX-NOT: atom
-// PTX: ld.volatile.global.u64
+// PTX: ld.{{volatile|relaxed.sys}}.global.{{u64|b64}}
 // PTX: [[LOOP:\$L__BB[0-9_]+]]:
 // PTX-NOT: {{atom|bra}}
 // PTX: setp.{{[a-z]+}}.u64
 // PTX-NOT: {{atom|bra}}
-// PTX: atom.global.cas.b64
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b64
 // PTX-NOT: atom
 // PTX: bra {{.*}}[[LOOP]];
 // PTX-NOT: {{atom|call}}
 LOOP_OP(dec_u64, unsigned long long, atomic_dec)
 // PTX-LABEL: .visible .entry dec_u64(
 // PTX-NOT: atom
-// PTX: ld.volatile.global.u64
+// PTX: ld.{{volatile|relaxed.sys}}.global.{{u64|b64}}
 // PTX: [[LOOP:\$L__BB[0-9_]+]]:
 // PTX-NOT: {{atom|bra}}
-// PTX: atom.global.cas.b64
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b64
 // PTX-NOT: atom
 // PTX: bra {{.*}}[[LOOP]];
 // PTX-NOT: {{atom|call}}
@@ -382,7 +382,7 @@ LOOP_OP(inc_ul, unsigned long, atomic_inc)
 // PTX-NOT: atom
 // PTX: [[LOOP:\$L__BB[0-9_]+]]:
 // PTX-NOT: {{atom|bra}}
-// PTX: atom.global.cas.b64
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b64
 // PTX-NOT: atom
 // PTX: bra {{.*}}[[LOOP]];
 // PTX-NOT: {{atom|call}}
@@ -391,7 +391,7 @@ LOOP_OP(dec_ul, unsigned long, atomic_dec)
 // PTX-NOT: atom
 // PTX: [[LOOP:\$L__BB[0-9_]+]]:
 // PTX-NOT: {{atom|bra}}
-// PTX: atom.global.cas.b64
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b64
 // PTX-NOT: atom
 // PTX: bra {{.*}}[[LOOP]];
 // PTX-NOT: {{atom|call}}
@@ -426,11 +426,11 @@ KERNEL shared_ops(int *out) {
 // PTX-NOT: {{bra|atom.global|call}}
 // PTX: atom.shared.max.u32
 // PTX-NOT: {{bra|atom.global|call}}
-// PTX: atom.inc.u32
+// PTX: atom{{(.shared)?}}.inc.u32
 // PTX-NOT: {{bra|atom.global|call}}
 // PTX: atom.shared.or.b64
 // PTX-NOT: {{bra|atom.global|call}}
-// PTX: atom.shared.cas.b64
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.shared.cas.b64
 // PTX-NOT: {{bra|atom.global|call}}
 // PTX: atom.shared.add.f32
 // PTX-NOT: {{bra|atom.global|call}}

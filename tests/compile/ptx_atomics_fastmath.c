@@ -7,9 +7,9 @@ __attribute__((kernel)) void fm_f32(float *p, float v, float *out) {
 }
 // PTX-LABEL: .visible .entry fm_f32(
 // PTX-COUNT-2: setp.{{gt|lt}}.u32 {{.*}}, 213909504{{0|1}};
-// PTX: atom.global.cas.b32
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b32
 // PTX: 213909504{{0|1}};
-// PTX: atom.global.cas.b32
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b32
 // PTX-NOT: call
 // PTX: ret;
 __attribute__((kernel)) void fm_f64(double *p, double v, double *out) {
@@ -17,8 +17,8 @@ __attribute__((kernel)) void fm_f64(double *p, double v, double *out) {
 }
 // PTX-LABEL: .visible .entry fm_f64(
 // PTX: 921886843722740531{{2|3}};
-// PTX: atom.global.cas.b64
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b64
 // PTX: 921886843722740531{{2|3}};
-// PTX: atom.global.cas.b64
+// PTX: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b64
 // PTX-NOT: call
 // PTX: ret;

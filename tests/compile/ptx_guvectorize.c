@@ -11,14 +11,14 @@ void l2_norm(const float *vec, float *out, int i) {
   out[0] = sqrtf(acc);
 }
 // PTX-LABEL: .visible .entry __kp_guvec_l2_norm(
-// PTX-NEXT: .param .u64 __kp_guvec_l2_norm_param_0,
-// PTX-NEXT: .param .u64 __kp_guvec_l2_norm_param_1,
-// PTX-NEXT: .param .u64 __kp_guvec_l2_norm_param_2,
+// PTX-NEXT: .param .u64 {{(\.ptr \.align [0-9]+ )?}}__kp_guvec_l2_norm_param_0,
+// PTX-NEXT: .param .u64 {{(\.ptr \.align [0-9]+ )?}}__kp_guvec_l2_norm_param_1,
+// PTX-NEXT: .param .u64 {{(\.ptr \.align [0-9]+ )?}}__kp_guvec_l2_norm_param_2,
 // PTX-NEXT: .param .u32 __kp_guvec_l2_norm_param_3
 // PTX-DAG: %nctaid.x;
-// PTX-DAG: ld.global.f32
+// PTX-DAG: ld.global.{{f32|b32}}
 // PTX-DAG: sqrt.rn.f32
-// PTX-DAG: st.global.f32
+// PTX-DAG: st.global.{{f32|b32}}
 
 // Sizes of any integer type; a fixed dimension needs no parameter.
 __attribute__((guvectorize("(m,n),(3)->(m,n)")))
@@ -26,10 +26,10 @@ static void scaled(const double *a, const double *w, double *out, long m, unsign
   for (long i = 0; i < m * n; i++) out[i] = a[i] * w[i % 3];
 }
 // PTX-LABEL: .visible .entry __kp_guvec_scaled(
-// PTX: .param .u64 __kp_guvec_scaled_param_4,
+// PTX: .param .u64 {{(\.ptr \.align [0-9]+ )?}}__kp_guvec_scaled_param_4,
 // PTX-NEXT: .param .u8 __kp_guvec_scaled_param_5
 // PTX-DAG: mul.rn.f64
-// PTX-DAG: st.global.f64
+// PTX-DAG: st.global.{{f64|b64}}
 
 // A "()" input by value: a .f32 parameter of the kernel, not a pointer, used for every block.
 __attribute__((guvectorize("(n),()->(n)")))

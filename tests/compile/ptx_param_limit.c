@@ -5,4 +5,4 @@ struct Fits { char c[4344]; };
 __attribute__((kernel)) void at_the_limit(struct Fits f, float *out) { out[0] = f.c[0]; }
 // PTX: .visible .entry at_the_limit(
 // PTX-NEXT: .param .align 8 .b8 at_the_limit_param_0[4344],
-// PTX-NEXT: .param .u64 at_the_limit_param_1
+// PTX-NEXT: .param .u64 {{(\.ptr \.align [0-9]+ )?}}at_the_limit_param_1

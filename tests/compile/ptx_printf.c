@@ -7,9 +7,7 @@ __attribute__((kernel)) void hello(const float *x) {
 }
 // PTX: .extern .func (.param .b32 func_retval0) vprintf
 // PTX-LABEL: .visible .entry hello(
-// PTX: st.local.u32
-// PTX: st.local.f64
-// PTX: call.uni (retval0),
-// PTX-NEXT: vprintf,
-// PTX: call.uni (retval0),
-// PTX-NEXT: vprintf,
+// PTX: st.local.{{u32|b32}}
+// PTX: st.local.{{f64|b64}}
+// PTX: call.uni (retval0),{{[[:space:]]+}}vprintf,
+// PTX: call.uni (retval0),{{[[:space:]]+}}vprintf,

@@ -16,14 +16,14 @@ __attribute__((kernel)) void k(const float *in, float *out, int *ci, unsigned *c
 }
 // PTX-LABEL: .visible .entry k(
 // PTX: .shared .align {{[0-9]+}} .b8 k_$_tile[1024];
-// PTX-DAG: st.shared.f32
+// PTX-DAG: st.shared.{{f32|b32}}
 // PTX-DAG: bar.sync 0;
 // PTX-DAG: atom.global.add.f32
 // PTX-DAG: atom.global.max.s32
 // PTX-DAG: atom{{(.global)?}}.inc.u32
 // PTX-DAG: atom.global.add.f64
 // PTX-DAG: atom.global.or.b64
-// PTX-DAG: atom.global.cas.b32
+// PTX-DAG: atom{{(\.relaxed\.[a-z]+)?}}.global.cas.b32
 // PTX-DAG: bar.red.popc.u32
 // PTX-DAG: shfl.sync.down.b32
 // PTX-NOT: call

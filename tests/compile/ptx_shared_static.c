@@ -48,20 +48,20 @@ __attribute__((kernel)) void dynamic(float *out) {
 // PTX-DAG: .shared .align {{[0-9]+}} .b8 statics_$_l[512];
 // PTX-DAG: .shared .align {{[0-9]+}} .b8 statics_$_f[128];
 // PTX-DAG: .shared .align {{[0-9]+}} .b8 statics_$_p[256];
-// PTX-DAG: st.shared.u8
-// PTX-DAG: st.shared.u16
-// PTX-DAG: st.shared.u32
-// PTX-DAG: st.shared.u64
-// PTX-DAG: st.shared.f32
-// PTX-DAG: st.shared.f64
-// PTX-DAG: ld.shared.u8
-// PTX-DAG: ld.shared.u16
-// PTX-DAG: ld.shared.f32
-// PTX-DAG: ld.shared.f64
+// PTX-DAG: st.shared.{{u8|b8}}
+// PTX-DAG: st.shared.{{u16|b16}}
+// PTX-DAG: st.shared.{{u32|b32}}
+// PTX-DAG: st.shared.{{u64|b64}}
+// PTX-DAG: st.shared.{{f32|b32}}
+// PTX-DAG: st.shared.{{f64|b64}}
+// PTX-DAG: ld.shared.{{u8|b8}}
+// PTX-DAG: ld.shared.{{u16|b16}}
+// PTX-DAG: ld.shared.{{f32|b32}}
+// PTX-DAG: ld.shared.{{f64|b64}}
 // PTX-DAG: bar.sync 0;
 // PTX-NOT: .global {{.*}}_$_
 // PTX-LABEL: .visible .entry dynamic(
 // PTX: kp_dynamic_shared_mem
-// PTX: st.shared.f32
+// PTX: st.shared.{{f32|b32}}
 // PTX: bar.sync 0;
-// PTX: ld.shared.f32
+// PTX: ld.shared.{{f32|b32}}

@@ -14,4 +14,4 @@ __attribute__((kernel)) void k(pair p, quad q, big b, float *out) {
 }
 // PTX-LABEL: .visible .entry k(
 // PTX: .param .align 8 .b8 k_param_{{[0-9]}}[32],
-// PTX: st.global.f32
+// PTX: st.global.{{f32|b32}}

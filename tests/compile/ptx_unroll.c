@@ -14,7 +14,7 @@ __attribute__((kernel)) void dot_rows(const float *A, const float *B, float *C, 
 }
 // PTX-LABEL: .entry dot_rows(
 // PTX: and.b32 {{.*}}, 15;
-// PTX: [[LOOP:\$L__BB[0-9_]+]]:{{$}}
+// PTX: [[LOOP:\$L__BB[0-9_]+]]:{{[[:space:]]+}}.pragma "nounroll";
 // PTX-COUNT-16: fma.rn.f32
 // PTX-NOT: fma.rn.f32
 // PTX: bra.uni [[LOOP]];
@@ -29,7 +29,7 @@ __attribute__((kernel)) void dot_rows_pragma(const float *A, const float *B, flo
   }
 }
 // PTX-LABEL: .entry dot_rows_pragma(
-// PTX: [[LOOP:\$L__BB[0-9_]+]]:{{$}}
+// PTX: [[LOOP:\$L__BB[0-9_]+]]:{{[[:space:]]+}}.pragma "nounroll";
 // PTX-COUNT-2: fma.rn.f32
 // PTX-NOT: fma.rn.f32
 // PTX: bra.uni [[LOOP]];

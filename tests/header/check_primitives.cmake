@@ -124,7 +124,8 @@ foreach(src IN LISTS device_sources)
   if(NOT uses_prelude) # reduce_template.c: host-triple templates, no primitives
     continue()
   endif()
-  run_cc(device_ir -target nvptx64-nvidia-cuda -march=sm_75 --cuda-path=${WORK}/no-cuda
+  run_cc(device_ir -target nvptx64-nvidia-cuda -march=sm_75 -fno-convergent-functions
+         --cuda-path=${WORK}/no-cuda
          -Xclang -target-feature -Xclang +ptx63 -std=c17 -O0 -nostdinc
          -isystem ${resource_dir}/include -I${include} -DKP_DEV_CONVERGENT=
          -S -emit-llvm ${src} -o -)

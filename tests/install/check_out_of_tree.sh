@@ -76,6 +76,11 @@ if command -v pkg-config >/dev/null 2>&1; then
   PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs kernplug
   plugin=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=plugin kernplug)
   [ -f "$plugin" ] || fail "pkg-config's plugin is not a file: $plugin"
+  # kernplug.pc names the clang the plugin loads into: clang_major and that clang's path.
+  pc_clang=$(pkg-config --variable=clang kernplug)
+  pc_major=$(pkg-config --variable=clang_major kernplug)
+  "$pc_clang" --version | grep -q "clang version $pc_major\." ||
+    fail "pkg-config's clang ($pc_clang) is not clang $pc_major"
   mkdir -p "$work/make"
   env -u PKG_CONFIG_PATH make -C "$work/make" -f "$example/Makefile" CC="$cc" \
     PKG_CONFIG_PATH="$pcdir" || fail "make PKG_CONFIG_PATH=$pcdir"

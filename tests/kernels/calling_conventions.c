@@ -135,7 +135,7 @@ int main(void) {
 /* ms_abi's by-reference structs reach the device kernel as bytes (tests/compile:
  * compile.ptx.calling_conventions):
  * PTX-LABEL: .visible .entry k_ms_abi(
- * PTX-NEXT: .param .u64 k_ms_abi_param_0,
+ * PTX-NEXT: .param .u64 {{(\.ptr \.align [0-9]+ )?}}k_ms_abi_param_0,
  * PTX-NEXT: .param .u32 k_ms_abi_param_1,
  * PTX-NEXT: .param .f64 k_ms_abi_param_2,
  * PTX-NEXT: .param .align 1 .b8 k_ms_abi_param_3[3],
@@ -143,7 +143,7 @@ int main(void) {
  * PTX-NEXT: .param .align 8 .b8 k_ms_abi_param_5[40],
  * PTX-NEXT: .param .u32 k_ms_abi_param_6
  * PTX-LABEL: .visible .entry k_sysv_abi(
- * PTX-NEXT: .param .u64 k_sysv_abi_param_0,
+ * PTX-NEXT: .param .u64 {{(\.ptr \.align [0-9]+ )?}}k_sysv_abi_param_0,
  * PTX-NEXT: .param .u32 k_sysv_abi_param_1,
  * PTX-NEXT: .param .f64 k_sysv_abi_param_2,
  * PTX-NEXT: .param .u32 k_sysv_abi_param_3,

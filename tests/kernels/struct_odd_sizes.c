@@ -56,10 +56,10 @@ int main(void) {
  * which ptxas accepts:
  * PTX-LABEL: .visible .entry k(
  * PTX-NEXT: .param .u32 k_param_0,
- * PTX-NEXT: .param .u64 k_param_1,
- * PTX-NEXT: .param .u64 k_param_2,
- * PTX-NEXT: .param .u64 k_param_3,
- * PTX-NEXT: .param .u64 k_param_4,
+ * PTX-NEXT: .param .u64 {{(\.ptr \.align [0-9]+ )?}}k_param_1,
+ * PTX-NEXT: .param .u64 {{(\.ptr \.align [0-9]+ )?}}k_param_2,
+ * PTX-NEXT: .param .u64 {{(\.ptr \.align [0-9]+ )?}}k_param_3,
+ * PTX-NEXT: .param .u64 {{(\.ptr \.align [0-9]+ )?}}k_param_4,
  * PTX-NEXT: .param .u32 k_param_5,
  * PTX-NEXT: .param .align 8 .b8 k_param_6[13],
  * PTX-NOT: .u24

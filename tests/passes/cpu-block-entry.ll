@@ -7,9 +7,9 @@
 ; RUN: %opt -load-pass-plugin %kernplug_passes -passes=kernplug-cpu-block-entry -S %s | FileCheck %s
 
 ; CHECK: define internal i32 @lane() !kernplug.indexed_clone ![[LINK:[0-9]+]]
-; CHECK: define internal void @scale.kp.blk({{.*}}, ptr noalias nocapture readonly %kp.idx) #[[INLINE:[0-9]+]]
+; CHECK: define internal void @scale.kp.blk({{.*}}, ptr noalias {{(nocapture readonly|readonly captures\(none\))}} %kp.idx) #[[INLINE:[0-9]+]]
 ; CHECK: call i32 @lane.kp.blk(ptr %kp.idx)
-; CHECK: define internal i32 @lane.kp.blk(ptr noalias nocapture readonly %kp.idx)
+; CHECK: define internal i32 @lane.kp.blk(ptr noalias {{(nocapture readonly|readonly captures\(none\))}} %kp.idx)
 ; CHECK-NEXT: getelementptr inbounds [13 x i32], ptr %kp.idx, i32 0, i32 0
 ; CHECK-NOT: @kp_dev_tid_x
 ; CHECK: define internal void @scale.kp.cpu_block(ptr %args, ptr %range) #[[BLOCK:[0-9]+]]

@@ -24,7 +24,7 @@ define float @add(float %a, float %b) {
 ; Its CPU range entry: the parameters from args[], then a plain loop over [begin, end) that
 ; reads input j at base_j[i * stride_j] (stride 0 and a copy of the scalar for a broadcast
 ; one) and calls the function, to be inlined, with no index primitive.
-; CHECK-LABEL: define internal void @__kp_vec_add_0.kp.cpu_range(ptr nocapture readonly %args, i64 %begin, i64 %end)
+; CHECK-LABEL: define internal void @__kp_vec_add_0.kp.cpu_range(ptr {{(nocapture readonly|readonly captures\(none\))}} %args, i64 %begin, i64 %end)
 ; CHECK: %base0 = select i1 %{{[0-9]+}}, ptr %scalar0, ptr %arg2
 ; CHECK: %stride0 = select i1 %{{[0-9]+}}, i64 0, i64 1
 ; CHECK: loop:

@@ -25,8 +25,8 @@
  * CHECK-DAG: vote.sync.all.pred
  * CHECK-DAG: vote.sync.any.pred
  * CHECK-DAG: activemask.b32
- * CHECK-DAG: atom.inc.u32
- * CHECK-DAG: atom.dec.u32
+ * CHECK-DAG: atom{{(.global)?}}.inc.u32
+ * CHECK-DAG: atom{{(.global)?}}.dec.u32
  * CHECK-DAG: kp_dynamic_shared_mem
  * CHECK-NOT: call
  */

@@ -44,8 +44,16 @@ ptxas)
   fi
   library_ptx
   inlined_ptx
-  # -c compiles every .func, not only those an .entry reaches.
-  "$PTXAS" -c -arch="$2" library.ptx -o "library.$2.cubin"
+  # -c compiles every .func, not only those an .entry reaches. A ptxas older than the SM
+  # (sm_100 and sm_120 need CUDA 12.8) skips.
+  if ! "$PTXAS" -c -arch="$2" library.ptx -o "library.$2.cubin" 2>ptxas.log; then
+    cat ptxas.log
+    if grep -q "not defined for option 'gpu-name'" ptxas.log; then
+      echo "this ptxas has no $2: skipped"
+      exit 77
+    fi
+    exit 1
+  fi
   "$PTXAS" -arch="$2" kernel.ptx -o "kernel.$2.cubin"
   echo "ptxas -arch=$2: library.ptx and kernel.ptx assemble"
   ;;
