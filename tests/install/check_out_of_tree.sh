@@ -77,8 +77,8 @@ if command -v pkg-config >/dev/null 2>&1; then
   plugin=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=plugin kernplug)
   [ -f "$plugin" ] || fail "pkg-config's plugin is not a file: $plugin"
   # kernplug.pc names the clang the plugin loads into: clang_major and that clang's path.
-  pc_clang=$(pkg-config --variable=clang kernplug)
-  pc_major=$(pkg-config --variable=clang_major kernplug)
+  pc_clang=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=clang kernplug)
+  pc_major=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=clang_major kernplug)
   "$pc_clang" --version | grep -q "clang version $pc_major\." ||
     fail "pkg-config's clang ($pc_clang) is not clang $pc_major"
   mkdir -p "$work/make"

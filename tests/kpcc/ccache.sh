@@ -33,7 +33,7 @@ compile() { # <expect hit|miss> <compiler and args...>
 }
 
 # 1. clang -fplugin= with a copy of the plugin (its device runtime and templates beside it).
-mkdir p && cp "$plugin" "$(dirname "$plugin")"/kernplug-*.bc p/ || exit 1
+mkdir p && cp "$plugin" "$(dirname "$plugin")"/kernplug-clang*.so "$(dirname "$plugin")"/kernplug-*.bc p/ || exit 1
 compile miss ccache "$clang" -fplugin=$PWD/p/kernplug.so -I"$include"
 compile hit ccache "$clang" -fplugin=$PWD/p/kernplug.so -I"$include"
 python3 - "$PWD/p/kernplug.so" "$id" "$other" <<'PY' || fail "cannot rewrite the plugin's id"
