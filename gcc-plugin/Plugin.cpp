@@ -4,6 +4,10 @@
 
 #include "GccPlugin.h"
 
+#ifndef KPGCC_CLANG_MAJOR
+#define KPGCC_CLANG_MAJOR 19 // the clang kernplug.so loads into (gcc-plugin/CMakeLists.txt)
+#endif
+
 #include <cstring>
 
 // GCC loads only plugins that say so; kernplug is Apache-2.0 with LLVM exceptions, which the
@@ -39,7 +43,9 @@ int plugin_init(struct plugin_name_args *Info, struct plugin_gcc_version *Versio
   // -gno-as-loc-support unless the command says otherwise: GCC writes .debug_line as data, as
   // clang's half does, so that -g objects keep both compile units (lineTablesInAssembly()).
   // Not under -flto (flag_lto, "" for -flto): lto1 writes GCC's half, maybe without us.
-  if (!flag_lto && !global_options_set.x_dwarf2out_as_loc_support) {
+  // Only with clang 19: later LLVMs always write .file/.loc (split/AsmLineTable.cpp), so the
+  // old path (no kernel DWARF) stays.
+  if (KPGCC_CLANG_MAJOR < 20 && !flag_lto && !global_options_set.x_dwarf2out_as_loc_support) {
     dwarf2out_as_loc_support = 0;
     global_options_set.x_dwarf2out_as_loc_support = 1;
     if (!global_options_set.x_dwarf2out_as_locview_support) {

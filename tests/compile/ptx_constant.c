@@ -15,7 +15,7 @@ __attribute__((kernel)) void use(float *out) {
   if (i < cfg.n) out[i] = coeffs[i % 16] * cfg.scale + (float)offset;
 }
 // PTX-LABEL: .entry use(
-// PTX-DAG: ld.const.u32 {{.*}}[cfg+4]
-// PTX-DAG: mov.u64 {{.*}}coeffs;
-// PTX-DAG: ld.const.f32 {{.*}}[cfg]
-// PTX-DAG: ld.const.u32 {{.*}}[offset]
+// PTX-DAG: ld.const.{{u32|b32}} {{.*}}[cfg+4]
+// PTX-DAG: mov.{{u64|b64}} {{.*}}coeffs;
+// PTX-DAG: ld.const.{{f32|b32}} {{.*}}[cfg]
+// PTX-DAG: ld.const.{{u32|b32}} {{.*}}[offset]

@@ -38,7 +38,7 @@ void axpb(const float *x, float a, float *out, int n) {
 }
 // PTX-LABEL: .visible .entry __kp_guvec_axpb(
 // PTX: .param .f32 __kp_guvec_axpb_param_2,
-// PTX: ld.param.f32
+// PTX: ld.param.{{f32|b32}}
 // PTX: mul.rn.f32
 
 float host_norm(const float *v, int n) {

@@ -8,7 +8,7 @@ __attribute__((kernel, launch_bounds(256, 2))) void bounded(float *x, int n) {
   if (i < n) x[i] *= 2;
 }
 // PTX-LABEL: .entry bounded(
-// PTX: .maxntid 256, 1, 1
+// PTX: .maxntid 256{{(, 1, 1)?$}}
 // PTX-NEXT: .minnctapersm 2
 // PTX-NEXT: .maxnreg 40
 
@@ -17,7 +17,7 @@ __attribute__((kernel)) __attribute__((launch_bounds(1024))) void wide(float *x,
   if (i < n) x[i] += 1;
 }
 // PTX-LABEL: .entry wide(
-// PTX: .maxntid 1024, 1, 1
+// PTX: .maxntid 1024{{(, 1, 1)?$}}
 // PTX-NOT: .minnctapersm
 // PTX-NEXT: .maxnreg 40
 

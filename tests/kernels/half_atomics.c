@@ -134,6 +134,6 @@ int main(void) {
  * PTX-LABEL: .visible .entry contend(
  * PTX-DAG: atom.global.add.noftz.f16
  * PTX-DAG: atom.shared.add.noftz.f16
- * PTX-DAG: atom.global.cas.b32
+ * PTX-DAG: atom{{(.relaxed.sys)?}}.global.cas.b32
  * PTX: ret;
  */
