@@ -26,14 +26,14 @@ void useCalleeABI(const Function *Callee, CallBase *Call) {
                                          Params));
 }
 
-std::vector<GlobalValue *> annotatedGlobals(Module &M, StringRef Name, bool Remove) {
-  std::vector<GlobalValue *> Found;
+void takeAnnotations(Module &M, bool Remove,
+                     function_ref<bool(GlobalValue *, StringRef)> Take) {
   GlobalVariable *Table = M.getGlobalVariable("llvm.global.annotations");
-  if (!Table || !Table->hasInitializer())
-    return Found;
-  auto *Arr = dyn_cast<ConstantArray>(Table->getInitializer());
+  auto *Arr = Table && Table->hasInitializer()
+                  ? dyn_cast<ConstantArray>(Table->getInitializer())
+                  : nullptr;
   if (!Arr)
-    return Found;
+    return;
   std::vector<Constant *> Kept;
   for (Use &U : Arr->operands()) {
     auto *Entry = cast<ConstantStruct>(U.get());
@@ -43,13 +43,11 @@ std::vector<GlobalValue *> annotatedGlobals(Module &M, StringRef Name, bool Remo
     if (Str && Str->hasInitializer())
       if (auto *CDA = dyn_cast<ConstantDataArray>(Str->getInitializer()))
         Annotation = CDA->getAsCString();
-    if (GV && Annotation == Name)
-      Found.push_back(GV);
-    else
+    if (!(GV && Take(GV, Annotation)))
       Kept.push_back(Entry);
   }
-  if (!Remove || Found.empty())
-    return Found;
+  if (!Remove || Kept.size() == Arr->getNumOperands())
+    return;
   if (Kept.empty()) {
     Table->eraseFromParent();
   } else {
@@ -60,6 +58,16 @@ std::vector<GlobalValue *> annotatedGlobals(Module &M, StringRef Name, bool Remo
     NewTable->takeName(Table);
     Table->eraseFromParent();
   }
+}
+
+std::vector<GlobalValue *> annotatedGlobals(Module &M, StringRef Name, bool Remove) {
+  std::vector<GlobalValue *> Found;
+  takeAnnotations(M, Remove, [&](GlobalValue *GV, StringRef Annotation) {
+    if (Annotation != Name)
+      return false;
+    Found.push_back(GV);
+    return true;
+  });
   return Found;
 }
 

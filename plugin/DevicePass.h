@@ -15,6 +15,7 @@
 #include "frontend/TranslationUnitInfo.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/PassManager.h"
 
 #include <functional>
@@ -158,6 +159,12 @@ void useCalleeABI(const llvm::Function *Callee, llvm::CallBase *Call);
 /// Takes the kernplug.* annotations out of the host object; they only carried
 /// information into the passes.
 void removeMarkerAnnotations(llvm::Module &M);
+
+/// Calls Take(global, annotation text) for each entry of llvm.global.annotations;
+/// with Remove, the entries Take returned true for are taken out of the table (and
+/// the table if it empties).
+void takeAnnotations(llvm::Module &M, bool Remove,
+                     llvm::function_ref<bool(llvm::GlobalValue *, llvm::StringRef)> Take);
 
 /// The globals annotated with Name in llvm.global.annotations; with Remove,
 /// those entries are taken out of the table (and the table if it empties).

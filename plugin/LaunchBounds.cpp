@@ -1,5 +1,6 @@
 //===- LaunchBounds.cpp - launch_bounds and maxrregcount in the IR -*- C++ -*-===//
 #include "LaunchBounds.h"
+#include "DevicePass.h"
 
 #include "attributes/Attributes.h"
 
@@ -17,44 +18,18 @@ namespace kernplug {
 
 std::map<const Function *, LaunchBounds> readLaunchBounds(Module &M, bool Remove) {
   std::map<const Function *, LaunchBounds> Found;
-  GlobalVariable *Table = M.getGlobalVariable("llvm.global.annotations");
-  auto *Arr = Table && Table->hasInitializer()
-                  ? dyn_cast<ConstantArray>(Table->getInitializer())
-                  : nullptr;
-  if (!Arr)
-    return Found;
-  std::vector<Constant *> Kept;
-  for (Use &U : Arr->operands()) {
-    auto *Entry = cast<ConstantStruct>(U.get());
-    auto *F = dyn_cast<Function>(Entry->getOperand(0)->stripPointerCasts());
-    auto *Str = dyn_cast<GlobalVariable>(Entry->getOperand(1)->stripPointerCasts());
-    StringRef Text;
-    if (Str && Str->hasInitializer())
-      if (auto *CDA = dyn_cast<ConstantDataArray>(Str->getInitializer()))
-        Text = CDA->getAsCString();
+  takeAnnotations(M, Remove, [&](GlobalValue *GV, StringRef Text) {
+    auto *F = dyn_cast<Function>(GV);
+    LaunchBounds B;
     StringRef Max, Min;
-    if (F && Text.consume_front(AnnotLaunchBoundsPrefix)) {
-      std::tie(Max, Min) = Text.split(',');
-      LaunchBounds B;
-      if (!Max.getAsInteger(10, B.MaxThreads) && !Min.getAsInteger(10, B.MinBlocks)) {
-        Found[F] = B;
-        continue;
-      }
-    }
-    Kept.push_back(Entry);
-  }
-  if (!Remove || Found.empty())
-    return Found;
-  if (Kept.empty()) {
-    Table->eraseFromParent();
-  } else {
-    auto *Ty = ArrayType::get(Arr->getType()->getElementType(), Kept.size());
-    auto *NewTable = new GlobalVariable(M, Ty, Table->isConstant(), Table->getLinkage(),
-                                        ConstantArray::get(Ty, Kept), "", Table);
-    NewTable->setSection(Table->getSection());
-    NewTable->takeName(Table);
-    Table->eraseFromParent();
-  }
+    if (!F || !Text.consume_front(AnnotLaunchBoundsPrefix))
+      return false;
+    std::tie(Max, Min) = Text.split(',');
+    if (Max.getAsInteger(10, B.MaxThreads) || Min.getAsInteger(10, B.MinBlocks))
+      return false;
+    Found[F] = B;
+    return true;
+  });
   return Found;
 }
 
