@@ -16,10 +16,6 @@ set(KP_GCC_NO_TWIN
     barrier_split_adversarial # clang's ext_vector_type in kernels: a GCC error (tests/gcc)
     calling_conventions       # clang-only conventions (regcall, vectorcall, …): GCC ignores them
     half_atomics              # __bf16 and kp_bfloat162: GCC 12 has no __bf16 type in C (GCC 13 has)
-    ufunc_float16             # _Float16 ufunc operands: kernplug.h packs them under clang only
-    constant_memory           # `constant` variables: a GCC error for now (tests/gcc diag_gnu_only)
-    constant_errors_expect
-    fir_constant
     CACHE INTERNAL "")
 
 # Whether <target> can have a twin: not in a sanitizer build (GCC's and clang's sanitizer

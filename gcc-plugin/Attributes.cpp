@@ -1,7 +1,8 @@
 //===- Attributes.cpp - kernplug's attributes in GCC -------------*- C++ -*-===//
 //
-// GCC's x86 back end has none of the six names (kernel and shared exist only in its nvptx
-// back end, with the same meaning), so the plugin registers all of them. The checks and
+// GCC's x86 back end has none of kernplug's names (kernel and shared exist only in its nvptx
+// back end, with the same meaning), so the plugin registers all of them: the six roles,
+// launch_bounds and constant. The checks and
 // their messages are those of attributes/Attributes.cpp, the clang plugin's; the grammars
 // of the strings are the same code. GCC gives attribute handlers no location of their own:
 // errors point at the declaration.
@@ -259,6 +260,40 @@ tree handleGuvectorize(tree *Node, tree Name, tree Args, int, bool *NoAdd) {
   return NULL_TREE;
 }
 
+/// The value of a launch_bounds argument, if it is an integer constant within [Lo, Hi].
+bool boundInRange(tree Arg, long Lo, long Hi) {
+  tree V = Arg ? TREE_VALUE(Arg) : NULL_TREE;
+  if (V)
+    STRIP_NOPS(V);
+  return V && TREE_CODE(V) == INTEGER_CST && tree_fits_shwi_p(V) && tree_to_shwi(V) >= Lo &&
+         tree_to_shwi(V) <= Hi;
+}
+
+/// launch_bounds(max_threads[, min_blocks]): the values the clang plugin accepts
+/// (plugin/frontend/LaunchArgChecks.cpp); that it is on a kernel is checked once the
+/// declaration is complete (checkLaunchBoundsOnKernel), as `kernel` may come after it. The
+/// clang half reads the attribute from the same source: .maxntid / .minnctapersm in the PTX
+/// and the descriptor's bounds, checked at every launch.
+tree handleLaunchBounds(tree *Node, tree Name, tree Args, int, bool *NoAdd) {
+  tree Fn = expectFunction(Node, Name, NoAdd);
+  if (!Fn)
+    return NULL_TREE;
+  location_t Loc = DECL_SOURCE_LOCATION(Fn);
+  *NoAdd = true; // until every check passed
+  if (list_length(Args) > 2)
+    error_at(Loc, "%<launch_bounds%> takes at most two values (maximum threads per block, "
+                  "minimum blocks per multiprocessor)");
+  else if (!boundInRange(Args, 1, 1024))
+    error_at(Loc, "the maximum threads per block of %<launch_bounds%> must be an integer "
+                  "constant from 1 to 1024");
+  else if (TREE_CHAIN(Args) && !boundInRange(TREE_CHAIN(Args), 0, 32))
+    error_at(Loc, "the minimum blocks per multiprocessor of %<launch_bounds%> must be an "
+                  "integer constant from 0 to 32");
+  else
+    *NoAdd = false;
+  return NULL_TREE;
+}
+
 /// clang's ext_vector_type: GCC has no such types, and kernels that use them cannot be
 /// compiled by GCC's front end, whose errors about them ("request for member 'y' in
 /// something not a structure or union") would not say why.
@@ -272,16 +307,19 @@ tree handleExtVectorType(tree *Node, tree Name, tree, int, bool *NoAdd) {
   return NULL_TREE;
 }
 
-/// `constant` memory: the variable lives in GCC's half while the module that uploads it is
-/// built by clang's half, which would hold a copy of its own (kp_copy_to_constant would not
-/// know GCC's variable). Not supported yet: an error that says where to put it.
+/// `constant` memory: GCC's half defines the variable (host code reads it,
+/// kp_copy_to_constant writes it), clang's half refers to it (ConstantVariables.cpp). Kept
+/// even where GCC's code never reads it: kernels, which GCC does not compile, may be the only
+/// readers. Where it may be declared (file scope, defined in the file, …) is checked by
+/// clang's half, with the clang plugin's messages.
 tree handleConstant(tree *Node, tree Name, tree, int, bool *NoAdd) {
-  error_at(DECL_P(*Node) ? DECL_SOURCE_LOCATION(*Node) : input_location,
-           "%qE variables are not supported by kernplug-gcc.so yet; define the variable, the "
-           "kernels that read it and the kp_copy_to_constant calls in a file built with "
-           "clang and kernplug.so (kpcc)",
-           Name);
-  *NoAdd = true;
+  if (TREE_CODE(*Node) != VAR_DECL) {
+    error_at(DECL_P(*Node) ? DECL_SOURCE_LOCATION(*Node) : input_location,
+             "%qE attribute only applies to variables", Name);
+    *NoAdd = true;
+    return NULL_TREE;
+  }
+  DECL_PRESERVE_P(*Node) = 1;
   return NULL_TREE;
 }
 
@@ -294,11 +332,27 @@ const attribute_spec Specs[] = {
     {"vectorize", 0, -1, true, false, false, false, handleVectorize, nullptr},
     {"guvectorize", 0, -1, true, false, false, false, handleGuvectorize, nullptr},
     {"reduce", 0, 0, true, false, false, false, handleReduce, nullptr},
+    {"launch_bounds", 1, -1, true, false, false, false, handleLaunchBounds, nullptr},
     {"ext_vector_type", 1, 1, false, true, false, false, handleExtVectorType, nullptr},
     {"constant", 0, 0, true, false, false, false, handleConstant, nullptr},
 };
 
 } // namespace
+
+void checkLaunchBoundsOnKernel(tree Fn) {
+  if (lookup_attribute("launch_bounds", DECL_ATTRIBUTES(Fn)) &&
+      !lookup_attribute("kernel", DECL_ATTRIBUTES(Fn)))
+    error_at(DECL_SOURCE_LOCATION(Fn),
+             "%<launch_bounds%> applies to kernels, and %qD is not one (mark it "
+             "__attribute__((kernel)))",
+             Fn);
+}
+
+void finishDeclaration(void *Data, void *) {
+  tree Decl = static_cast<tree>(Data);
+  if (Decl && TREE_CODE(Decl) == FUNCTION_DECL)
+    checkLaunchBoundsOnKernel(Decl);
+}
 
 void registerAttributes(void *, void *) {
   for (const attribute_spec &S : Specs)

@@ -2,10 +2,13 @@
 //
 // kernplug-gcc.so lets GCC compile kernplug's annotated C:
 //
-//   Attributes.cpp   the six attributes, registered and checked with GCC's locations
+//   Attributes.cpp   the six attributes, launch_bounds and constant, registered and
+//                    checked with GCC's locations
 //   KernelDecls.cpp  at the end of each function definition: the type checks, and a
 //                    kernel, vectorize, guvectorize or reduce definition turned into a
 //                    declaration (a static one gets clang's hidden per-file name)
+//   ConstantVariables.cpp  `constant` variables: GCC defines them, a static one under
+//                    clang's hidden per-file name
 //   SideCompile.cpp  before GCC's IPA passes: clang-19 -fplugin=kernplug.so in split mode
 //                    on the same source; its assembly joins GCC's as a top-level asm
 //   Plugin.cpp       plugin_init: options, callbacks
@@ -19,6 +22,8 @@
 
 #include <string>
 #include <vector>
+
+union tree_node; // GCC's tree
 
 namespace kpgcc {
 
@@ -41,8 +46,15 @@ unsigned &kernplugDefinitions();
 const std::string &translationUnitId();
 
 void registerAttributes(void *, void *);
+/// launch_bounds on a function that is not a kernel: an error (at a prototype, PLUGIN_FINISH_DECL,
+/// and at the end of a definition).
+void checkLaunchBoundsOnKernel(tree_node *Fn);
+void finishDeclaration(void *Decl, void *);
 void finishFunction(void *FnDecl, void *);
 void runSideCompile(void *, void *);
+/// Static `constant` variables get the hidden name __kp.<id>.<name> that clang's half
+/// declares them by. Before GCC's IPA passes, once clang's half is known to exist.
+void exposeStaticConstantVariables();
 /// Whether both halves write their DWARF line tables as .debug_line data (GCC's
 /// -gno-as-loc-support, kernplug.so's asm-line-table), so that a -g object has clang's
 /// compile units too. Not under -flto (lto1 writes GCC's half and may not load the plugin),

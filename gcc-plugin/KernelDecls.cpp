@@ -93,6 +93,7 @@ void finishFunction(void *Data, void *) {
     noteNestedFunction(DECL_SOURCE_LOCATION(Fn));
     return;
   }
+  checkLaunchBoundsOnKernel(Fn);
   if (!isKernplugFunction(Fn) || !checkParameters(Fn) || seen_error())
     return;
   turnIntoDeclaration(Fn);

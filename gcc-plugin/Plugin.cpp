@@ -79,6 +79,7 @@ int plugin_init(struct plugin_name_args *Info, struct plugin_gcc_version *Versio
   register_callback(Info->base_name, PLUGIN_ATTRIBUTES, kpgcc::registerAttributes, nullptr);
   register_callback(Info->base_name, PLUGIN_FINISH_PARSE_FUNCTION, kpgcc::finishFunction,
                     nullptr);
+  register_callback(Info->base_name, PLUGIN_FINISH_DECL, kpgcc::finishDeclaration, nullptr);
   register_callback(Info->base_name, PLUGIN_ALL_IPA_PASSES_START, kpgcc::runSideCompile,
                     nullptr);
   register_callback(Info->base_name, PLUGIN_FINISH, kpgcc::checkKernelsOnly, nullptr);

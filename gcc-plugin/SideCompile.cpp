@@ -343,6 +343,7 @@ void runSideCompile(void *, void *) {
   std::string Assembly;
   if (!runClang(false, Assembly))
     return;
+  exposeStaticConstantVariables();
   std::string Joined = joinableAssembly(Assembly);
   symtab->finalize_toplevel_asm(build_string(Joined.size() + 1, Joined.c_str()));
 }

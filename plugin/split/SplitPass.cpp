@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
 
@@ -33,6 +34,48 @@ SmallPtrSet<Function *, 8> splitRoots(Module &M) {
               Row->getOperand(kp_kernel_desc_field::host_fn)->stripPointerCasts()))
         Roots.insert(F);
   return Roots;
+}
+
+/// The host copies of the file's `constant` variables, which kp_module_desc.constants names
+/// (host-stubs' __kp_constants). The other compiler defines them: host code reads them and
+/// kp_copy_to_constant writes them, so there must be one of each.
+SmallPtrSet<GlobalVariable *, 4> splitConstants(Module &M) {
+  SmallPtrSet<GlobalVariable *, 4> Vars;
+  GlobalVariable *Table = M.getNamedGlobal("__kp_constants");
+  auto *Rows = Table && Table->hasInitializer()
+                   ? dyn_cast<ConstantArray>(Table->getInitializer())
+                   : nullptr;
+  for (unsigned I = 0, E = Rows ? Rows->getNumOperands() : 0; I < E; ++I)
+    if (auto *Row = dyn_cast<ConstantStruct>(Rows->getOperand(I)))
+      if (auto *V = dyn_cast<GlobalVariable>(
+              Row->getOperand(kp_constant_desc_field::host)->stripPointerCasts()))
+        Vars.insert(V);
+  return Vars;
+}
+
+/// A `constant` variable becomes a declaration of the other compiler's definition (a static
+/// one under its per-file name). Its debug info goes too: the other compiler's compile unit
+/// describes it. The device module, cloned before this pass, keeps the initial value.
+void declareConstant(GlobalVariable &V, const std::string &Id) {
+  if (V.hasLocalLinkage()) {
+    V.setName(splitStaticRootName(Id, V.getName().str()));
+    V.setVisibility(GlobalValue::HiddenVisibility);
+    V.setDSOLocal(true);
+  }
+  SmallVector<DIGlobalVariableExpression *, 1> Exprs;
+  V.getDebugInfo(Exprs);
+  V.eraseMetadata(LLVMContext::MD_dbg);
+  for (DICompileUnit *CU : V.getParent()->debug_compile_units()) {
+    SmallVector<Metadata *, 8> Kept;
+    for (DIGlobalVariableExpression *E : CU->getGlobalVariables())
+      if (!is_contained(Exprs, E))
+        Kept.push_back(E);
+    if (Kept.size() != CU->getGlobalVariables().size())
+      CU->replaceGlobalVariables(MDTuple::get(V.getContext(), Kept));
+  }
+  V.setInitializer(nullptr);
+  V.setComdat(nullptr);
+  V.setLinkage(GlobalValue::ExternalLinkage);
 }
 
 /// kernplug's own constructors and destructors (registration, checked entries): local
@@ -93,6 +136,7 @@ std::string splitStaticRootName(const std::string &Id, const std::string &Name) 
 PreservedAnalyses SplitHostPass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::string Id = splitId(S);
   SmallPtrSet<Function *, 8> Roots = splitRoots(M);
+  SmallPtrSet<GlobalVariable *, 4> Constants = splitConstants(M);
   keepOnlyKernplugStructors(M, "llvm.global_ctors");
   keepOnlyKernplugStructors(M, "llvm.global_dtors");
   for (StringRef Used : {"llvm.used", "llvm.compiler.used"})
@@ -102,6 +146,10 @@ PreservedAnalyses SplitHostPass::run(Module &M, ModuleAnalysisManager &MAM) {
   for (GlobalValue &GV : M.global_values()) {
     if (GV.isDeclaration() || GV.getName().starts_with("llvm."))
       continue;
+    if (auto *V = dyn_cast<GlobalVariable>(&GV); V && Constants.count(V)) {
+      declareConstant(*V, Id);
+      continue;
+    }
     auto *F = dyn_cast<Function>(&GV);
     if (!F || !Roots.count(F)) {
       internalize(GV);

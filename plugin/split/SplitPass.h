@@ -7,9 +7,12 @@
 // vectorize, guvectorize and reduce functions undefined; these are the roots here.
 //
 //   kernplug-split        after host-stubs: roots external (a static one renamed
-//                         __kp.<id>.<name>, hidden), user constructors, destructors,
-//                         llvm.used and module asm removed, everything else internal and
-//                         dropped unless the roots or the registration reach it
+//                         __kp.<id>.<name>, hidden), `constant` variables declarations of
+//                         the other compiler's definitions (a static one under the same
+//                         hidden name; the device module keeps their initial values),
+//                         user constructors, destructors, llvm.used and module asm
+//                         removed, everything else internal and dropped unless the roots
+//                         or the registration reach it
 //   kernplug-split-names  at OptimizerLast: every local symbol prefixed kp.<id>., so that
 //                         none clashes with the other compiler's in one assembly file
 //
@@ -25,8 +28,8 @@
 
 namespace kernplug {
 
-/// The linkage name a static root gets in split mode; kernplug-gcc.so gives GCC's
-/// declaration the same one.
+/// The linkage name a static root or `constant` variable gets in split mode; kernplug-gcc.so
+/// gives GCC's declaration (GCC's definition, for a variable) the same one.
 std::string splitStaticRootName(const std::string &Id, const std::string &Name);
 
 class SplitHostPass : public llvm::PassInfoMixin<SplitHostPass> {

@@ -14,6 +14,8 @@ __attribute__((reduce)) int r_bad(int a, float b) { return a + (int)b; }
 // DIAG: diag_attributes.c:[[@LINE-1]]:{{[0-9]+}}: error: reduce function 'r_bad' must have the form
 __attribute__((shared)) void s_fn(void) {}
 // DIAG: diag_attributes.c:[[@LINE-1]]:{{[0-9]+}}: error: 'shared' attribute only applies to variables
+__attribute__((constant)) void c_fn(void) {}
+// DIAG: diag_attributes.c:[[@LINE-1]]:{{[0-9]+}}: error: 'constant' attribute only applies to variables
 __attribute__((kernel, reduce)) void both(float *x) { x[0] = 0; }
 // DIAG: diag_attributes.c:[[@LINE-1]]:{{[0-9]+}}: error: 'kernel' and 'reduce' cannot be combined on 'both'
 // DIAG-NOT: kernel side

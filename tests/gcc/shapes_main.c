@@ -1,7 +1,9 @@
 /* gcc -fplugin=kernplug_gcc.so link shapes (run by link_shapes.sh at each option set): a
  * static kernel k and a static twice like those of shapes_part.c (twice in a shared library)
- * and shapes_kpcc.c (built by kpcc); an extern kernel; a vectorize function called from host
- * code too; a reduce function; a user constructor, which must run once. */
+ * and shapes_kpcc.c (built by kpcc); an extern kernel with launch_bounds; a vectorize function
+ * called from host code too; a reduce function; a user constructor, which must run once;
+ * `constant` variables, an extern one filled by kp_copy_to_constant and a static one with an
+ * initial value (GCC defines both, kernels read GCC's copies). */
 #include <kernplug.h>
 #include <stdio.h>
 
@@ -14,15 +16,17 @@ __attribute__((constructor)) static void count_constructor(void) { constructor_r
 
 static const float offsets[4] = {0.5f, 1.5f, 2.5f, 3.5f};
 static float twice(float x) { return 2 * x; }
+__attribute__((constant)) float offsets_c[4];
+static __attribute__((constant)) float one = 1.0f;
 
 __attribute__((kernel)) static void k(float *x, int n) {
   int i = grid(1);
-  if (i < n) x[i] = twice(x[i]) + offsets[i % 4];
+  if (i < n) x[i] = twice(x[i]) + offsets_c[i % 4];
 }
 
-__attribute__((kernel)) void k_extern(float *x, int n) {
+__attribute__((kernel, launch_bounds(64))) void k_extern(float *x, int n) {
   int i = grid(1);
-  if (i < n) x[i] -= 1;
+  if (i < n) x[i] -= one;
 }
 
 __attribute__((vectorize("f32(f32, f32)"))) float axpb(float x, float b) { return 3 * x + b; }
@@ -39,6 +43,7 @@ int main(void) {
     ints[i] = i;
     want += i;
   }
+  kp_copy_to_constant(offsets_c, offsets, sizeof offsets);
   float *d = kp_to_device_bytes(x, sizeof x);
   launch(k, 1, N)(d, N);
   launch(k_extern, 1, N)(d, N);
@@ -58,6 +63,7 @@ int main(void) {
   }
   bad += sum != want;
   bad += constructor_runs != 1;
+  bad += offsets_c[3] != offsets[3] || one != 1.0f; /* host code reads the same copies */
   printf("%s: %d mismatches, sum %d (want %d), constructor ran %d time(s)\n",
          bad ? "FAIL" : "PASS", bad, sum, want, constructor_runs);
   return bad != 0;

@@ -63,8 +63,9 @@ typedef struct kp_ufunc_arg {
   X(float, float, KP_TYPE_F32, f)                                                              \
   X(double, double, KP_TYPE_F64, f)                                                            \
   KP_UFUNC_HALF_TYPE_(X)
-/* _Float16 where the compiler has it (clang; kernplug/half.h); __bf16 has no signature type. */
-#if defined(__clang__) && defined(__FLT16_MAX__)
+/* _Float16 where the compiler has it: clang, and GCC (12 on x86-64) in C, not in C++ before
+ * GCC 13 (__FLT16_MAX__ says it is there); __bf16 has no signature type. */
+#if defined(__FLT16_MAX__) && (defined(__clang__) || !defined(__cplusplus))
 #define KP_UFUNC_HALF_TYPE_(X) X(half, _Float16, KP_TYPE_F16, f)
 #define KP_UARG_HALF_CASES_                                                                    \
   const _Float16 *: kp_uarg_array_half, _Float16 *: kp_uarg_mut_half,                          \
