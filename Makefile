@@ -5,7 +5,8 @@
 #   make bench   install what is missing, build, then the CPU benchmarks (compile time, CPU backend vs OpenMP; a few
 #                minutes, never part of make test); docs/benchmarks.md, GPU: bench/gpu/run.sh
 #   make test-sanitize  the cpu tests built with ASan+UBSan (build-asan) and with TSan
-#                (build-tsan): scripts/sanitize.sh; never part of make test (docs/internals.md)
+#                (build-tsan): scripts/sanitize.sh; never part of make test (docs/internals.md);
+#                CLANG_VERSION=22 uses clang 22 (build-asan-22, build-tsan-22)
 #   make test-clang22   make test against Clang/LLVM 22 instead of 19, in build-22 (CI runs both)
 #
 # The real build is CMake + Ninja in $(BUILD_DIR); this file only sequences it. Each target
@@ -57,8 +58,8 @@ test-clang22:
 test-sanitize:
 	@$(MAKE) --no-print-directory deps
 	@status=0; \
-	JOBS=$(JOBS) bash scripts/sanitize.sh address || status=1; \
-	JOBS=$(JOBS) bash scripts/sanitize.sh thread || status=1; \
+	JOBS=$(JOBS) CLANG_VERSION=$(CLANG_VERSION) bash scripts/sanitize.sh address || status=1; \
+	JOBS=$(JOBS) CLANG_VERSION=$(CLANG_VERSION) bash scripts/sanitize.sh thread || status=1; \
 	exit $$status
 
 bench:

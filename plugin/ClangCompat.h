@@ -15,8 +15,10 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Attributes.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 
 #if LLVM_VERSION_MAJOR != 19 && LLVM_VERSION_MAJOR != 22
 #error "kernplug builds against Clang/LLVM 19 or 22 (KERNPLUG_CLANG_VERSION)"
@@ -74,6 +76,46 @@ inline void setTargetTriple(llvm::Module &M, llvm::StringRef Triple) {
   M.setTargetTriple(llvm::Triple(Triple));
 #else
   M.setTargetTriple(Triple);
+#endif
+}
+
+/// Whether F was compiled with -ffast-math (or -funsafe-math-optimizations). Clang 19 marks
+/// such a function "unsafe-fp-math"; clang 22 no longer emits that attribute, only the
+/// fast-math flags of each floating-point operation: there, an operation that may reassociate,
+/// use a reciprocal and approximate functions (what -funsafe-math-optimizations implies).
+inline bool compiledWithUnsafeMath(const llvm::Function &F) {
+#if LLVM_VERSION_MAJOR >= 22
+  for (const llvm::BasicBlock &BB : F)
+    for (const llvm::Instruction &I : BB)
+      if (llvm::isa<llvm::FPMathOperator>(I) && I.hasAllowReassoc() && I.hasAllowReciprocal() &&
+          I.hasApproxFunc())
+        return true;
+  return false;
+#else
+  return F.getFnAttribute("unsafe-fp-math").getValueAsBool();
+#endif
+}
+
+/// nvcc's -prec-div=false -prec-sqrt=false for F: its float divisions and square roots may be
+/// approximate (div.approx.f32, sqrt.approx.f32). NVPTX 19 reads the function attributes
+/// "unsafe-fp-math"/"approx-func-fp-math"; NVPTX 22 ignores them and reads each operation's
+/// approximate-functions flag (afn) instead, so there the flags go on the operations.
+inline void allowApproxFloatDivSqrt(llvm::Function &F) {
+#if LLVM_VERSION_MAJOR >= 22
+  for (llvm::BasicBlock &BB : F)
+    for (llvm::Instruction &I : BB) {
+      if (!llvm::isa<llvm::FPMathOperator>(I) || !I.getType()->getScalarType()->isFloatTy())
+        continue;
+      auto *Call = llvm::dyn_cast<llvm::IntrinsicInst>(&I);
+      if (I.getOpcode() != llvm::Instruction::FDiv &&
+          !(Call && Call->getIntrinsicID() == llvm::Intrinsic::sqrt))
+        continue;
+      I.setHasApproxFunc(true);
+      I.setHasAllowReciprocal(true);
+    }
+#else
+  F.addFnAttr("unsafe-fp-math", "true");
+  F.addFnAttr("approx-func-fp-math", "true");
 #endif
 }
 

@@ -10,7 +10,8 @@
 # fake CUDA driver), the kernel-language tests and the examples on the CPU backend. The GPU,
 # compile and ptx tests are what the sanitizers cannot see into (the plugin runs inside clang,
 # GPU code on the GPU); `make test` runs them. BUILD_DIR overrides the directory, JOBS the
-# parallelism (default: the number of cores).
+# parallelism (default: the number of cores). CLANG_VERSION picks the Clang/LLVM, as in the
+# Makefile: 19 (the default) or 22, whose directories are build-asan-22 and build-tsan-22.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,17 +25,21 @@ thread) sanitizers=thread default_dir=build-tsan ;;
   ;;
 esac
 shift
+clang_version=${CLANG_VERSION:-19}
+[ "$clang_version" = 19 ] || default_dir=$default_dir-$clang_version
 dir=${BUILD_DIR:-$default_dir}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 start=$(date +%s)
-if ! grep -qs "^KP_SANITIZE:STRING=$sanitizers\$" "$dir/CMakeCache.txt"; then
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+if ! grep -qs "^KP_SANITIZE:STRING=$sanitizers\$" "$dir/CMakeCache.txt" ||
+  ! grep -qs "^KERNPLUG_CLANG_VERSION:STRING=$clang_version\$" "$dir/CMakeCache.txt"; then
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_C_COMPILER="clang-$clang_version" \
+    -DCMAKE_CXX_COMPILER="clang++-$clang_version" -DKERNPLUG_CLANG_VERSION="$clang_version" \
     -DKP_SANITIZE="$sanitizers"
 fi
 cmake --build "$dir" --parallel "$jobs"
 built=$(date +%s)
 status=0
 ctest --test-dir "$dir" -L cpu --output-on-failure -j"$jobs" "$@" || status=$?
-echo "sanitize $kind: build $((built - start)) s, tests $(($(date +%s) - built)) s"
+echo "sanitize $kind (clang $clang_version): build $((built - start)) s, tests $(($(date +%s) - built)) s"
 exit $status

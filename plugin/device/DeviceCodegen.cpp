@@ -1,4 +1,5 @@
 //===- DeviceCodegen.cpp - link, optimise, emit PTX and cubins --*- C++ -*-===//
+#include "ClangCompat.h"
 #include "ConstantMemory.h"
 #include "device/DeviceAtomics.h"
 #include "DevicePass.h"
@@ -245,8 +246,7 @@ void useDeviceFastMath(Module &Dev) {
   for (Function &F : Dev.functions()) {
     if (F.isDeclaration())
       continue;
-    F.addFnAttr("unsafe-fp-math", "true");
-    F.addFnAttr("approx-func-fp-math", "true");
+    compat::allowApproxFloatDivSqrt(F);
     F.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
   }
   Dev.setModuleFlag(Module::Override, "nvvm-reflect-ftz",
@@ -275,7 +275,7 @@ void flushFloatSubnormals(Module &Dev) {
 /// Whether the user's device code was compiled with -ffast-math (before libraries are linked).
 bool usesFastMath(const Module &Dev) {
   for (const Function &F : Dev.functions())
-    if (!F.isDeclaration() && F.getFnAttribute("unsafe-fp-math").getValueAsBool())
+    if (!F.isDeclaration() && compat::compiledWithUnsafeMath(F))
       return true;
   return false;
 }
@@ -317,7 +317,7 @@ bool compileDeviceModule(Module &Dev, const std::vector<std::string> &KernelName
   }
   if (Opts.DeviceFastMath)
     useDeviceFastMath(Dev);
-  bool FastMath = usesFastMath(Dev);
+  bool FastMath = Opts.DeviceFastMath || usesFastMath(Dev);
   if (!linkBitcode(Dev, Opts.DeviceRuntime, "device runtime", Report))
     return false;
   std::set<std::string> Needs = libdeviceNeeds(Dev);

@@ -6,6 +6,11 @@
 // clang converted with an implicit pointer bitcast between incompatible
 // pointee types (what -Wincompatible-pointer-types warns about) is an error.
 //
+// Clang 22 makes -Wincompatible-pointer-types an error by default, so a bad launch argument
+// already fails the compile there; kernplug still names the kernel and the parameter, after
+// clang's error. These checks therefore also run after earlier errors (on calls that clang
+// built without errors), and the other checks here, which need a valid translation unit, do not.
+//
 //===----------------------------------------------------------------------===//
 #include "frontend/LaunchArgChecks.h"
 
@@ -47,7 +52,8 @@ const FunctionDecl *kernelOfCallee(const Expr *E) {
 
 class Visitor : public RecursiveASTVisitor<Visitor> {
 public:
-  explicit Visitor(ASTContext &Ctx) : Ctx(Ctx) {
+  /// OnlyLaunchArgs: the translation unit has errors already; check kernel calls only.
+  Visitor(ASTContext &Ctx, bool OnlyLaunchArgs) : Ctx(Ctx), OnlyLaunchArgs(OnlyLaunchArgs) {
     DiagID = Ctx.getDiagnostics().getCustomDiagID(
         DiagnosticsEngine::Error,
         "argument %0 of kernel '%1' has type %2, but parameter '%3' is %4: the "
@@ -57,6 +63,8 @@ public:
 
   /// launch_bounds: on kernels only, with values a GPU can honour.
   bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (OnlyLaunchArgs)
+      return true;
     const auto *LB = FD->getAttr<CUDALaunchBoundsAttr>();
     uint64_t Max = 0, Min = 0;
     if (!LB || !launchBoundsOf(FD, Max, Min) || !ReportedBounds.insert(LB).second)
@@ -83,7 +91,7 @@ public:
 
   /// `constant`: a file-scope variable defined here, one per process.
   bool VisitVarDecl(VarDecl *VD) {
-    if (!VD->hasAttr<CUDAConstantAttr>() || VD != VD->getCanonicalDecl())
+    if (OnlyLaunchArgs || !VD->hasAttr<CUDAConstantAttr>() || VD != VD->getCanonicalDecl())
       return true;
     const char *Why = nullptr;
     if (VD->isStaticLocal() || !VD->isFileVarDecl())
@@ -102,17 +110,19 @@ public:
   /// Writes to a `constant` variable: the GPU's copy is read-only, and the host's copy
   /// changes only through kp_copy_to_constant, which updates every copy.
   bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isAssignmentOp())
+    if (!OnlyLaunchArgs && BO->isAssignmentOp())
       checkWrite(BO->getLHS(), BO->getOperatorLoc());
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->isIncrementDecrementOp())
+    if (!OnlyLaunchArgs && UO->isIncrementDecrementOp())
       checkWrite(UO->getSubExpr(), UO->getOperatorLoc());
     return true;
   }
 
   bool VisitCallExpr(CallExpr *CE) {
+    if (CE->containsErrors())
+      return true;
     const FunctionDecl *K = kernelOfCallee(CE->getCallee());
     if (!K)
       return true;
@@ -168,6 +178,7 @@ private:
   }
 
   ASTContext &Ctx;
+  bool OnlyLaunchArgs;
   unsigned DiagID;
   std::set<const Attr *> ReportedBounds;
 };
@@ -175,9 +186,8 @@ private:
 } // namespace
 
 void LaunchArgChecksConsumer::HandleTranslationUnit(ASTContext &Ctx) {
-  if (Ctx.getDiagnostics().hasErrorOccurred())
-    return;
-  Visitor(Ctx).TraverseDecl(Ctx.getTranslationUnitDecl());
+  Visitor(Ctx, Ctx.getDiagnostics().hasErrorOccurred())
+      .TraverseDecl(Ctx.getTranslationUnitDecl());
 }
 
 } // namespace kernplug
