@@ -19,6 +19,7 @@ if(TARGET fake_cuda)
     ENV KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
         FAKE_CUDA_LOG=${CMAKE_CURRENT_BINARY_DIR}/grid_sync_fake_cuda.log
     STDOUT "grid_sync fake: limit 4224" "grid_sync_errors fake: finished"
+    LACKS "a kernel failed earlier"
     STDERR "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"
            "launch(synced, ...): the kernel calls grid_sync(), so every block must be resident at once, and")
 endif()

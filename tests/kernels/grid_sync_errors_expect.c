@@ -43,6 +43,19 @@ static void fake(void) {
   CHECK_LOG_COUNT("cuOccupancyMaxActiveBlocksPerMultiprocessor synced block=32 dynamic=0 -> 32", 2);
   CHECK_LOG_COUNT("cuLaunchCooperativeKernel synced grid=2,1,1 block=32,1,1 shared=0", 1);
   CHECK_LOG_COUNT("cuLaunchKernel synced", 0);
+  /* The grid barrier's word is one per module: a cooperative launch on another stream waits
+   * for the one before it; one on the same stream needs no wait. */
+  CHECK_LOG_COUNT("cuStreamWaitEvent", 0);
+  kp_stream s = kp_stream_create();
+  launch(synced, 2, 32, 0, s)(x);
+  launch(synced, 2, 32, 0, s)(x);
+  kp_synchronize();
+  CHECK_LOG_COUNT("cuLaunchCooperativeKernel synced grid=2,1,1", 3);
+  CHECK_LOG_COUNT("cuStreamWaitEvent", 1);
+  launch(synced, 2, 32)(x); /* back on the default stream: waits for s's */
+  kp_synchronize();
+  CHECK_LOG_COUNT("cuStreamWaitEvent", 2);
+  kp_stream_destroy(s);
   printf("grid_sync fake: limit %lld\n", limit);
   kp_set_error_mode(KP_ERRORS_RETURN);
   setenv("FAKE_CUDA_FAIL", "coop_too_large", 1);

@@ -92,11 +92,12 @@ static kp_error code_for(CUresult r, kp_error otherwise) {
   }
 }
 
-/* Errors 700-720 are "sticky" kernel faults that surface at the next synchronising call;
- * the call that reports them is innocent, so name the kernel that probably caused it. */
+/* Errors 700-719 are "sticky" kernel faults that surface at the next synchronising call;
+ * the call that reports them is innocent, so name the kernel that probably caused it (720,
+ * CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, is the refused launch's own). */
 static const char *async_note(CUresult r, char *buf, size_t size) {
   const char *k = kp_last_launched_kernel();
-  if (r >= 700 && r <= 720 && k)
+  if (r >= 700 && r < CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE && k)
     snprintf(buf, size, "; a kernel failed earlier (the last one launched was '%s')", k);
   else
     buf[0] = '\0';
