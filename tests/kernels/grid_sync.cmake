@@ -8,6 +8,8 @@ kp_kernel_fails(grid_sync half_block
   "grid_sync() was reached by 16 of the block's 32 threads; the other 16 exited without reaching it")
 kp_kernel_fails(grid_sync block_exits
   "kernel 'block_exits': grid_sync() can never complete: block (1, 0, 0) exited without reaching it")
+kp_kernel_fails(grid_sync fault
+  "kernel 'faults_after_sync', block (1, 0, 0), thread (31, 0, 0): invalid memory access (SIGSEGV)")
 kp_kernel_expect(grid_sync_watchdog grid_sync_errors_expect EXPECT fail ARGS watchdog
   ENV KP_BACKEND=cpu KP_CPU_TIMEOUT_MS=500
   STDERR "kernel 'block_spins', block (2, 0, 0), thread (" "did not finish within KP_CPU_TIMEOUT_MS=500 ms")

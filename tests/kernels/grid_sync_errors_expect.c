@@ -1,7 +1,7 @@
 /* grid_sync_errors_expect.c — grid_sync() used wrongly fails the launch with a message, never
  * hangs (grid_sync.cmake lists the messages): a grid larger than can be co-resident, threads
  * of a block that skip it, a block that exits before it, a block that never arrives (the
- * watchdog), and the CUDA path on the fake driver.
+ * watchdog), a fault in one block, and the CUDA path on the fake driver.
  * Usage: kt_grid_sync_errors_expect <scenario> */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "kernel_test.h"
@@ -30,6 +30,17 @@ __attribute__((kernel)) void block_spins(volatile int *x) {
     while (x[0] == 0) {
     }
   grid_sync();
+}
+
+/* The last thread of the grid writes past the end of x after the grid sync: a fault in one
+ * block releases the others waiting at later grid syncs. */
+__attribute__((kernel)) void faults_after_sync(int *x, int n) {
+  int i = grid(1);
+  x[i] = i;
+  grid_sync();
+  if (i == n - 1) x[i + 1] = 1; /* the first byte past the array: its guard page */
+  grid_sync();
+  x[i] += 1;
 }
 
 /* The launch's grid, the cooperative entry and the limit query, read back from the fake
@@ -85,6 +96,9 @@ int main(int argc, char **argv) {
     launch(half_block_skips, 2, 32)(x);
   } else if (!strcmp(what, "block_exits")) {
     launch(block_exits, 3, 32)(x);
+  } else if (!strcmp(what, "fault")) {
+    int *small = device_array(int, 64);
+    launch(faults_after_sync, 2, 32)(small, 64);
   } else if (!strcmp(what, "watchdog")) {
     launch(block_spins, 4, 32)(x);
   } else {
