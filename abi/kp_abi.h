@@ -42,8 +42,9 @@ extern "C" {
  * kp_kernel_desc.cpu_range_entry (generated kernels' CPU range entries). 7: the primitives
  * kp_dev_clock64 and kp_dev_nanosleep, the element type F16 (_Float16) in signatures,
  * kp_kernel_desc.max_threads and min_blocks (launch_bounds), and kp_module_desc.constants
- * (file-scope `constant` variables, kp_constant_desc). */
-#define KP_ABI_VERSION 7
+ * (file-scope `constant` variables, kp_constant_desc). 8: the primitive kp_dev_grid_sync and
+ * KP_KERNEL_COOPERATIVE (a kernel that reaches it is launched cooperatively). */
+#define KP_ABI_VERSION 8
 
 /* KP_ABI_VERSION covers the kp_dev_* primitives too: objects call the ones their kernplug.h
  * declared, which libkernplug_rt (CPU) and the device bitcode (GPU) define. Beside it, the
@@ -51,8 +52,8 @@ extern "C" {
  * and the declarations of include/kernplug/detail/primitives.h); the CTest
  * header.primitives_abi fails until a change to either bumps KP_ABI_VERSION and renews these
  * two (its message gives the values). */
-#define KP_ABI_PRIMITIVES_VERSION 7
-#define KP_ABI_PRIMITIVES_SHA256 "1f451b919302b191d62af2d59ebce992fdf6be3c9ffd95a9ef89e69d9d7d253c"
+#define KP_ABI_PRIMITIVES_VERSION 8
+#define KP_ABI_PRIMITIVES_SHA256 "e4872ec8c8287f441aacba878d06f6af98e8d3b0fef6446952fd2f3750843be5"
 
 /* kp_param_desc.kind */
 enum {
@@ -92,7 +93,11 @@ enum {
   /* With _BARRIERS or _WARPS: cpu_block_entry runs every block of the range's run
    * (num_blocks), each whole, one after another. Without it a split entry runs only the
    * first: call it once per block (a runtime that does not know the flag does). */
-  KP_KERNEL_CPU_BLOCK_RUNS = 1u << 10
+  KP_KERNEL_CPU_BLOCK_RUNS = 1u << 10,
+  /* Reaches grid_sync() (ABI 8): every block of a launch must be resident at once (CUDA's
+   * cooperative launch, cuLaunchCooperativeKernel; on the CPU backend every block alive as
+   * fibers at once). Set with KP_KERNEL_USES_BARRIER; the kernel has no cpu_block_entry. */
+  KP_KERNEL_COOPERATIVE = 1u << 11
 };
 
 /* Generated kernels, found by the runtime through host_fn (the user's scalar function), with

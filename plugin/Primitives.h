@@ -20,6 +20,7 @@ enum class PrimitiveClass {
   LaneId,        // laneid()
   Barrier,       // syncthreads()
   Collective,    // a barrier that combines values: syncthreads_count/and/or
+  GridBarrier,   // grid_sync(): every thread of the grid (a cooperative launch)
   Warp,          // a warp collective
   Fence,         // threadfence*()
   Atomic,        // the atomics that have no LLVM instruction

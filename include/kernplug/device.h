@@ -47,6 +47,10 @@ KP_ALWAYS_INLINE kp_dim3 kp_grid_dim(void) {
 #define kp_syncthreads_and(p) kp_dev_syncthreads_and((p) != 0)
 #define kp_syncthreads_or(p) kp_dev_syncthreads_or((p) != 0)
 #define kp_syncwarp(mask) kp_dev_syncwarp(mask)
+/* Grid-wide barrier (CUDA's cg::this_grid().sync(), numba's cuda.cg.this_grid().sync()):
+ * every thread of the grid must call it; a kernel that reaches it is launched cooperatively,
+ * its grid at most kp_max_cooperative_grid_blocks(k, threads, shared) blocks (forall.h). */
+#define kp_grid_sync() kp_dev_grid_sync()
 #define kp_threadfence() kp_dev_threadfence()
 #define kp_threadfence_block() kp_dev_threadfence_block()
 #define kp_threadfence_system() kp_dev_threadfence_system()

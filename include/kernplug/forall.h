@@ -32,6 +32,18 @@ kp_error kp_occupancy_max_potential_block_size(const void *kernel, const char *k
   kp_occupancy_max_potential_block_size((const void *)(k), #k, (dynamic_shared), (block),      \
                                         (min_grid))
 
+/* The most blocks of `threads_per_block` threads (and `shared_bytes` of dynamic shared
+ * memory) a cooperative launch of `kernel` may have: every block resident at once (numba's
+ * max_cooperative_grid_blocks, CUDA's occupancy per multiprocessor times the multiprocessors;
+ * on the CPU backend what the memory for every thread's fiber stack allows). A kernel that
+ * reaches grid_sync() is launched cooperatively, and a larger grid fails the launch naming
+ * the kernel, the grid and this limit. Returns 0 after reporting an error (not a registered
+ * kernel, a block size the kernel cannot have). */
+long long kp_max_cooperative_grid_blocks_of(const void *kernel, const char *kernel_expr,
+                                            long long threads_per_block, size_t shared_bytes);
+#define kp_max_cooperative_grid_blocks(k, threads_per_block, shared_bytes)                     \
+  kp_max_cooperative_grid_blocks_of((const void *)(k), #k, (threads_per_block), (shared_bytes))
+
 /* Records a launch of `kernel` over n tasks (see above) for the kernel's stub, as
  * kp_configure_launch does; returns 0 when nothing is to run (n = 0, or an error). */
 int kp_configure_forall(const void *kernel, const char *kernel_expr, long long n,

@@ -53,6 +53,7 @@
 #define syncthreads_and(p) kp_syncthreads_and(p)
 #define syncthreads_or(p) kp_syncthreads_or(p)
 #define syncwarp(mask) kp_syncwarp(mask)
+#define grid_sync() kp_grid_sync()
 #define threadfence() kp_threadfence()
 #define threadfence_block() kp_threadfence_block()
 #define threadfence_system() kp_threadfence_system()

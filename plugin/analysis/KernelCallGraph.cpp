@@ -42,6 +42,7 @@ KernelCallGraph::KernelCallGraph(Module &M) {
       if (const Primitive *P = primitiveOf(Callee)) {
         R.Barrier |= P->Class == PrimitiveClass::Barrier || P->Class == PrimitiveClass::Collective;
         R.Warp |= P->Class == PrimitiveClass::Warp;
+        R.GridBarrier |= P->Class == PrimitiveClass::GridBarrier;
         R.IndexRead |= P->Class == PrimitiveClass::Index;
       } else if (!Callee->isDeclaration()) {
         Callees[F].push_back(Callee);
@@ -58,9 +59,11 @@ KernelCallGraph::KernelCallGraph(Module &M) {
       Reach &R = Reaches[F];
       for (Function *Callee : Callees[F]) {
         const Reach &C = Reaches[Callee];
-        Reach New{R.Barrier || C.Barrier, R.Warp || C.Warp, R.IndexRead || C.IndexRead,
+        Reach New{R.Barrier || C.Barrier,           R.GridBarrier || C.GridBarrier,
+                  R.Warp || C.Warp,                 R.IndexRead || C.IndexRead,
                   R.IndirectCall || C.IndirectCall, R.ExternalDevice || C.ExternalDevice};
-        if (New.Barrier != R.Barrier || New.Warp != R.Warp || New.IndexRead != R.IndexRead ||
+        if (New.Barrier != R.Barrier || New.GridBarrier != R.GridBarrier ||
+            New.Warp != R.Warp || New.IndexRead != R.IndexRead ||
             New.IndirectCall != R.IndirectCall || New.ExternalDevice != R.ExternalDevice) {
           R = New;
           Changed = true;
@@ -82,6 +85,8 @@ void KernelCallGraph::print(raw_ostream &OS) const {
     OS << (Kernels.contains(F) ? "kernel " : "function ") << F->getName() << ":";
     if (R.Barrier)
       OS << " barrier";
+    if (R.GridBarrier)
+      OS << " grid-barrier";
     if (R.Warp)
       OS << " warp";
     if (R.IndexRead)

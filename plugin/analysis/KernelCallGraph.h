@@ -32,6 +32,7 @@ public:
   /// What a function reaches through direct calls, itself included.
   struct Reach {
     bool Barrier = false;      // syncthreads() or a collective barrier
+    bool GridBarrier = false;  // grid_sync(): the kernel needs a cooperative launch
     bool Warp = false;         // a warp collective
     bool IndexRead = false;    // a thread, block or grid index
     bool IndirectCall = false; // a call through a pointer (or inline asm is not one)

@@ -40,6 +40,19 @@ PreservedAnalyses CpuEntryPolicyPass::run(Module &M, ModuleAnalysisManager &MAM)
       remark(*K.HostFn, "CpuEntry", "kernel '" + K.Name + "': CPU entry = range entry");
       continue;
     }
+    if ((K.Flags & KP_KERNEL_COOPERATIVE) || R.GridBarrier) {
+      // grid_sync() waits for every thread of the grid: the runtime keeps all of them alive
+      // at once as fibers (a block entry runs one block's threads to completion).
+      K.CpuEntry = CpuEntryKind::Fibers;
+      K.Flags |= KP_KERNEL_USES_BARRIER | KP_KERNEL_COOPERATIVE;
+      if (R.ExternalDevice)
+        K.Flags |= KP_KERNEL_USES_WARP; // another file's code may use either
+      K.CpuEntryWhy = "grid_sync() needs every thread of the grid alive at once";
+      remark(*K.HostFn, "GridSync",
+             "kernel '" + K.Name + "': CPU entry = fibers, launched cooperatively: " +
+                 K.CpuEntryWhy);
+      continue;
+    }
     if (R.ExternalDevice) {
       // Another file's device function may wait at a barrier or read the thread's indices,
       // which only the fibers' per-thread state answers outside this file's code.

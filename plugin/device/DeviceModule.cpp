@@ -89,6 +89,8 @@ uint64_t kernelFlags(const Closure &C) {
       continue;
     if (P->Class == PrimitiveClass::Barrier || P->Class == PrimitiveClass::Collective)
       Flags |= KP_KERNEL_USES_BARRIER;
+    else if (P->Class == PrimitiveClass::GridBarrier)
+      Flags |= KP_KERNEL_USES_BARRIER | KP_KERNEL_COOPERATIVE;
     else if (P->Class == PrimitiveClass::Warp)
       Flags |= KP_KERNEL_USES_WARP;
     else if (P->Class == PrimitiveClass::DynamicShared)

@@ -144,6 +144,11 @@ typedef struct kp_backend {
    * one item per thread. Use kp_backend_grid_stride_blocks. */
   long long (*grid_stride_blocks)(const kp_kernel_desc *kernel, long long items,
                                   long long threads);
+  /* The most blocks of `threads` threads with `dynamic_shared` bytes each that a cooperative
+   * launch of the kernel (KP_KERNEL_COOPERATIVE: it reaches grid_sync) may have, all resident
+   * at once, in *blocks (0: none); reports its errors. NULL: no cooperative launches. */
+  kp_error (*cooperative_blocks)(kp_kernel_desc *kernel, long long threads,
+                                 size_t dynamic_shared, long long *blocks);
   /* Streams and events (core/stream.h). stream.c has checked the handles (live, never
    * recorded, same device) and copies.c the copy ranges; a NULL kp_stream is the default
    * stream. stream_create reads s->flags. event_query returns 1 (done), 0 (pending) or -1

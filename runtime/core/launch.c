@@ -143,6 +143,32 @@ static kp_error check_shared(call_name *call, const kp_kernel_desc *k, const kp_
                  name_of(call), static_bytes, dynamic, limit, owner, hint);
 }
 
+/* A kernel that reaches grid_sync() runs cooperatively: every block resident at once. A larger
+ * grid would hang on a GPU (CUDA refuses it: CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE), so it
+ * fails here on every backend with the kernel, the grid and the limit. */
+static kp_error check_cooperative(const kp_backend *be, call_name *call,
+                                  const kp_kernel_desc *kernel, const long long blocks[3],
+                                  long long per_block, size_t shared_bytes, const char *owner) {
+  long long total = blocks[0] * blocks[1] * blocks[2];
+  if (!be->cooperative_blocks)
+    return kp_fail(KP_ERROR_LAUNCH,
+                   "%s: the kernel calls grid_sync(), which needs a cooperative launch, and %s "
+                   "cannot make one",
+                   name_of(call), owner);
+  long long limit = 0;
+  kp_error err = be->cooperative_blocks((kp_kernel_desc *)kernel, per_block, shared_bytes, &limit);
+  if (err) return err;
+  if (total <= limit) return KP_SUCCESS;
+  return kp_fail(KP_ERROR_LAUNCH,
+                 "%s: the kernel calls grid_sync(), so every block must be resident at once "
+                 "(a cooperative launch), but its grid of %lld blocks (%lld x %lld x %lld) "
+                 "exceeds the %lld blocks of %lld threads that %s can hold at once "
+                 "(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE on a GPU); size the grid with "
+                 "kp_max_cooperative_grid_blocks(%s, %lld, %zu) and loop over the work",
+                 name_of(call), total, blocks[0], blocks[1], blocks[2], limit, per_block, owner,
+                 kernel->name, per_block, shared_bytes);
+}
+
 kp_error kp_launch_check(const kp_backend *be, const kp_kernel_desc *kernel,
                          const kp_launch_config *cfg, const char *given) {
   call_name call; /* buf is written only for a message: not cleared on every launch */
@@ -171,6 +197,9 @@ kp_error kp_launch_check(const kp_backend *be, const kp_kernel_desc *kernel,
                    name_of(&call), per_block, threads[0], threads[1], threads[2],
                    (unsigned long long)kernel->max_threads);
   if ((err = check_shared(&call, kernel, lim, owner, cfg->shared_bytes))) return err;
+  if ((kernel->flags & KP_KERNEL_COOPERATIVE) &&
+      (err = check_cooperative(be, &call, kernel, blocks, per_block, cfg->shared_bytes, owner)))
+    return err;
   if (given) return kp_stream_check(cfg->stream, "%s", given);
   return kp_stream_check(cfg->stream, "launch(%s, ...)", kernel->name);
 }

@@ -77,3 +77,31 @@ KP_EXPORT int kp_configure_forall(const void *kernel, const char *kernel_expr, l
   return kp_configure_launch(kernel, kernel_expr, (kp_extent){b, 1, 1}, (kp_extent){t, 1, 1},
                              shared_bytes, stream);
 }
+
+KP_EXPORT long long kp_max_cooperative_grid_blocks_of(const void *kernel, const char *kernel_expr,
+                                                      long long threads_per_block,
+                                                      size_t shared_bytes) {
+  if (!kernel_expr) kernel_expr = "?";
+  kp_kernel_desc *k = registered_kernel("kp_max_cooperative_grid_blocks", kernel, kernel_expr);
+  if (!k) return 0;
+  const kp_backend *be = kp_backend_get();
+  if (!be) return 0; /* kp_backend_get reported why */
+  const char *owner;
+  const kp_limits *lim = kp_backend_limits(be, &owner);
+  if (threads_per_block < 1 || threads_per_block > lim->max_threads_per_block) {
+    kp_fail(KP_ERROR_INVALID_VALUE,
+            "kp_max_cooperative_grid_blocks(%s, %lld, %zu): the block size must be between 1 "
+            "and %lld, the limit of %s",
+            kernel_expr, threads_per_block, shared_bytes, lim->max_threads_per_block, owner);
+    return 0;
+  }
+  if (!be->cooperative_blocks) {
+    kp_fail(KP_ERROR_INVALID_VALUE,
+            "kp_max_cooperative_grid_blocks(%s, ...): %s cannot make cooperative launches",
+            kernel_expr, owner);
+    return 0;
+  }
+  long long blocks = 0;
+  if (be->cooperative_blocks(k, threads_per_block, shared_bytes, &blocks) != KP_SUCCESS) return 0;
+  return blocks;
+}

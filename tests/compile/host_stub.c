@@ -28,7 +28,7 @@ __attribute__((kernel)) void with_barrier(float *x) {
 // After the per-block entry (ABI 2) and the range entry (ABI 6) come launch_bounds'
 // max_threads and min_blocks (ABI 7, none here); the module row starts with the ABI version.
 // HOST: @__kp_kernels = internal global [3 x {{.*}}] [{{.*}} { ptr @__kp_kname, ptr @saxpy, ptr @saxpy.kp.cpu, ptr @__kp_module, i64 0, i64 4, ptr @__kp_params.saxpy, ptr null, i64 0, ptr @__kp_source, i64 8, ptr null, ptr @saxpy.kp.cpu_block, ptr null, i64 0, i64 0 }, {{.*}} { ptr @{{.*}}, ptr @guarded, ptr @guarded.kp.cpu, {{.*}}, ptr @guarded.kp.cpu_block, ptr null, i64 0, i64 0 }, {{.*}} { ptr @{{.*}}, ptr @with_barrier, ptr @with_barrier.kp.cpu, ptr @__kp_module, i64 1281, {{.*}}, ptr null, ptr @with_barrier.kp.cpu_block, ptr null, i64 0, i64 0 }]
-// HOST: @__kp_module = internal global {{.*}} { i64 7, ptr @__kp_source, i64 3, ptr @__kp_kernels, i64 {{[1-9]}}, ptr @__kp_images, i64 0, ptr null, ptr null }
+// HOST: @__kp_module = internal global {{.*}} { i64 8, ptr @__kp_source, i64 3, ptr @__kp_kernels, i64 {{[1-9]}}, ptr @__kp_images, i64 0, ptr null, ptr null }
 // HOST: @__kp_kname = private unnamed_addr constant [6 x i8] c"saxpy\00"
 // Parameters: a (value, 4 bytes, KP_PARAM_FLOAT), x (const pointer to 4-byte floats), y (pointer), s (byval, 24 bytes).
 // HOST: @__kp_params.saxpy = private constant [4 x {{.*}}] [{{.*}} { ptr @{{.*}}, i64 0, i64 2, i64 4, i64 0 }, {{.*}} { ptr @{{.*}}, i64 1, i64 1, i64 8, i64 4 }, {{.*}} { ptr @{{.*}}, i64 1, i64 0, i64 8, i64 4 }, {{.*}} { ptr @{{.*}}, i64 2, i64 0, i64 24, i64 0 }]

@@ -28,7 +28,12 @@
  *    memory that copies into it check like a device allocation);
  *  - answers cuOccupancyMaxPotentialBlockSize with FAKE_CUDA_OCC_BLOCK threads (default 768)
  *    and the grid of 132 SMs x (2048 / block) resident blocks, as an H100 would for a small
- *    kernel; FAKE_CUDA_FAIL=occupancy makes it fail.
+ *    kernel; FAKE_CUDA_FAIL=occupancy makes it fail;
+ *  - answers cuOccupancyMaxActiveBlocksPerMultiprocessor with min(32, 2048 / block) blocks
+ *    (less when the dynamic shared memory does not fit 228 KiB per SM) and runs
+ *    cuLaunchCooperativeKernel through the checks of cuLaunchKernel, refusing a grid larger
+ *    than that times the SMs with CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, as does
+ *    FAKE_CUDA_FAIL=coop_too_large for any grid.
  * Kernels are not run: tests check what was launched, not what it computed. */
 #include <pthread.h>
 #include <stdarg.h>
@@ -126,6 +131,8 @@ static const struct {
      "an illegal memory access was encountered"},
     {CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
      "too many resources requested for launch"},
+    {CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE",
+     "too many blocks in cooperative launch"},
 };
 
 FAKE_EXPORT CUresult cuGetErrorName(CUresult e, const char **s) {
@@ -229,6 +236,7 @@ FAKE_EXPORT CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = fake_device_sm_of(d) / 10; break;
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = fake_device_sm_of(d) % 10; break;
   case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *v = 7 + 16 * d; break;
+  case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: *v = 1; break;
   default: *v = 0; break;
   }
   return CUDA_SUCCESS;
@@ -515,6 +523,46 @@ FAKE_EXPORT CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, in
   return CUDA_SUCCESS;
 }
 
+/* Resident blocks per SM of the fake GPU: 2048 threads, 32 blocks and 228 KiB of shared
+ * memory per SM. */
+static int active_blocks(CUfunction f, int threads, size_t dynamic) {
+  int by_threads = threads > 0 ? 2048 / threads : 0;
+  int n = by_threads < 32 ? by_threads : 32;
+  size_t per_block = (size_t)f->static_shared + dynamic;
+  if (per_block && (size_t)n * per_block > 228 * 1024) n = (int)(228 * 1024 / per_block);
+  return n;
+}
+
+FAKE_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, CUfunction f,
+                                                                 int threads, size_t dynamic) {
+  NEED_CONTEXT();
+  *blocks = active_blocks(f, threads, dynamic);
+  fake_log("cuOccupancyMaxActiveBlocksPerMultiprocessor %s block=%d dynamic=%zu -> %d", f->name,
+           threads, dynamic, *blocks);
+  return CUDA_SUCCESS;
+}
+
+static CUresult launch_checked(const char *entry, CUfunction f, unsigned gx, unsigned gy,
+                               unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                               unsigned shared, CUstream stream, void **params);
+
+FAKE_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy,
+                                               unsigned gz, unsigned bx, unsigned by,
+                                               unsigned bz, unsigned shared, CUstream stream,
+                                               void **params) {
+  NEED_CONTEXT();
+  const char *entry = "cuLaunchCooperativeKernel";
+  if (unloaded(f->module, entry, f->name)) return CUDA_ERROR_INVALID_HANDLE;
+  if (foreign(f->context, entry, f->name)) return CUDA_ERROR_INVALID_HANDLE;
+  unsigned long long limit = (unsigned long long)active_blocks(f, (int)(bx * by * bz), shared) *
+                             (unsigned long long)sm_count(fake_tls_current->device);
+  if (fake_failing("coop_too_large") || (unsigned long long)gx * gy * gz > limit) {
+    fake_log("%s %s grid=%u,%u,%u TOO LARGE (limit %llu)", entry, f->name, gx, gy, gz, limit);
+    return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+  }
+  return launch_checked(entry, f, gx, gy, gz, bx, by, bz, shared, stream, params);
+}
+
 FAKE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
                                     unsigned bx, unsigned by, unsigned bz, unsigned shared,
                                     CUstream stream, void **params, void **extra) {
@@ -522,13 +570,20 @@ FAKE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsi
   if (unloaded(f->module, "cuLaunchKernel", f->name)) return CUDA_ERROR_INVALID_HANDLE;
   if (foreign(f->context, "cuLaunchKernel", f->name)) return CUDA_ERROR_INVALID_HANDLE;
   if (extra) return CUDA_ERROR_INVALID_VALUE;
+  return launch_checked("cuLaunchKernel", f, gx, gy, gz, bx, by, bz, shared, stream, params);
+}
+
+/* What cuLaunchKernel and cuLaunchCooperativeKernel check and log (entry: which). */
+static CUresult launch_checked(const char *entry, CUfunction f, unsigned gx, unsigned gy,
+                               unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                               unsigned shared, CUstream stream, void **params) {
   if (!gx || !gy || !gz || !bx || !by || !bz || bx > 1024 || by > 1024 || bz > 64 ||
       gy > 65535 || gz > 65535 || (unsigned long long)bx * by * bz > (unsigned)max_threads()) {
-    fake_log("cuLaunchKernel %s BAD SIZES", f->name);
+    fake_log("%s %s BAD SIZES", entry, f->name);
     return CUDA_ERROR_INVALID_VALUE;
   }
   if (shared > (unsigned)f->max_dynamic_shared) {
-    fake_log("cuLaunchKernel %s shared=%u over the function's allowance of %d", f->name, shared,
+    fake_log("%s %s shared=%u over the function's allowance of %d", entry, f->name, shared,
           f->max_dynamic_shared);
     return CUDA_ERROR_INVALID_VALUE;
   }
@@ -540,12 +595,12 @@ FAKE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsi
     return CUDA_SUCCESS;
   }
   char line[2048];
-  int used = snprintf(line, sizeof line, "cuLaunchKernel %s grid=%u,%u,%u block=%u,%u,%u "
+  int used = snprintf(line, sizeof line, "%s %s grid=%u,%u,%u block=%u,%u,%u "
                                          "shared=%u stream=%p params=",
-                      f->name, gx, gy, gz, bx, by, bz, shared, (void *)stream);
+                      entry, f->name, gx, gy, gz, bx, by, bz, shared, (void *)stream);
   for (int i = 0; i < f->num_params && used < (int)sizeof line - 64; i++) {
     if (!params || !params[i]) {
-      fake_log("cuLaunchKernel %s: parameter %d is NULL", f->name, i);
+      fake_log("%s %s: parameter %d is NULL", entry, f->name, i);
       return CUDA_ERROR_INVALID_VALUE;
     }
     const unsigned char *b = params[i];

@@ -137,16 +137,15 @@ static void test_reduce_geometry(void) {
 
 /* ---- objects of the previous ABI --------------------------------------------------------- */
 
-/* A module from the plugin before the primitives clock64 and nanosleep and the kernel
- * descriptors' launch_bounds (max_threads, min_blocks; ABI 6) is refused, never read with the
- * new layout or run with a primitive set it was not built against. */
+/* A module from the plugin before the primitive grid_sync and KP_KERNEL_COOPERATIVE (ABI 7)
+ * is refused, never run with a primitive set it was not built against. */
 static void test_previous_abi_refused(void) {
-  _Static_assert(KP_ABI_VERSION == 7, "update this test and hand_kernels.c with the ABI");
-  static kp_module_desc abi6 = {.abi_version = 6, .source = "abi6_object.c"};
-  __kp_register_module(&abi6);
-  CHECK_ERROR(KP_ERROR_INTERNAL, "abi6_object.c was compiled by a kernplug plugin with ABI "
-                                 "version 6, but this libkernplug_rt speaks version 7");
-  __kp_unregister_module(&abi6);
+  _Static_assert(KP_ABI_VERSION == 8, "update this test and hand_kernels.c with the ABI");
+  static kp_module_desc abi7 = {.abi_version = 7, .source = "abi7_object.c"};
+  __kp_register_module(&abi7);
+  CHECK_ERROR(KP_ERROR_INTERNAL, "abi7_object.c was compiled by a kernplug plugin with ABI "
+                                 "version 7, but this libkernplug_rt speaks version 8");
+  __kp_unregister_module(&abi7);
 }
 
 int main(void) {

@@ -66,6 +66,11 @@ void *kp_dev_dynamic_shared(void);
 unsigned long long kp_dev_clock64(void);
 void kp_dev_nanosleep(unsigned ns);
 
+/* Every thread of the grid waits here until all have arrived, and sees every write made
+ * before it by any thread of the grid (CUDA's this_grid().sync()). The plugin launches a
+ * kernel that reaches it cooperatively (KP_KERNEL_COOPERATIVE). */
+KP_DEV_CONVERGENT void kp_dev_grid_sync(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -71,7 +71,7 @@ static void record_failure(cpu_grid *g, const char *msg) {
 
 /* What went wrong, after "kernel 'k', block (…), thread (…): ". participant: who ran it (0:
  * the launching host thread, whose stack is the program's, not ours). */
-static void explain_fault(char *msg, size_t size, const kp_cpu_fault_guard *f, int participant) {
+void kp_cpu_explain_fault(char *msg, size_t size, const kp_cpu_fault_guard *f, int participant) {
   if (f->signo == KP_CPU_CHECK_FAILED) {
     snprintf(msg, size, "%s", kp_cpu_check_message());
   } else if (f->stack_overflow) {
@@ -121,7 +121,7 @@ static void record_fault(cpu_grid *g, const kp_cpu_fault_guard *f, int thread_kn
               : snprintf(msg, sizeof msg, "kernel '%s', block (%u, %u, %u), one of its threads: ",
                          g->kernel->name, st->ctaid[0], st->ctaid[1], st->ctaid[2]);
   if (n < 0 || (size_t)n >= sizeof msg) n = 0;
-  explain_fault(msg + n, sizeof msg - (size_t)n, f, participant);
+  kp_cpu_explain_fault(msg + n, sizeof msg - (size_t)n, f, participant);
   record_failure(g, msg);
 }
 
@@ -318,6 +318,8 @@ static unsigned long long chunk_blocks(unsigned long long blocks, unsigned long 
 
 static kp_error launch_grid(kp_kernel_desc *k, const kp_launch_config *cfg, void **args,
                             const kp_cpu_check_launch *check) {
+  if (k->flags & KP_KERNEL_COOPERATIVE) /* grid_sync(): every block alive at once */
+    return kp_cpu_launch_cooperative(k, cfg, args, check, g_stack_bytes);
   cpu_grid g = {.kernel = k, .args = args, .check = check};
   /* A kernel split at warp collectives runs warp by warp, each warp one row's 32 x. */
   int warp_rows = cfg->threads.x % 32 == 0 || (cfg->threads.y == 1 && cfg->threads.z == 1);
@@ -479,6 +481,13 @@ static long long cpu_grid_stride_blocks(const kp_kernel_desc *k, long long items
   return (items + per_block - 1) / per_block;
 }
 
+static kp_error cpu_cooperative_blocks(kp_kernel_desc *k, long long threads,
+                                       size_t dynamic_shared, long long *blocks) {
+  (void)k;
+  *blocks = kp_cpu_cooperative_limit(threads, dynamic_shared, g_stack_bytes);
+  return KP_SUCCESS;
+}
+
 static kp_backend g_cpu = {
     .name = "cpu",
     .limits_owner = g_owner,
@@ -510,6 +519,7 @@ static kp_backend g_cpu = {
     .device_properties = cpu_device_properties,
     .occupancy = cpu_occupancy,
     .grid_stride_blocks = cpu_grid_stride_blocks,
+    .cooperative_blocks = cpu_cooperative_blocks,
 #define KP_CPU_STREAM_HOOK_INIT(Ret, Name, Params) .Name = kp_cpu_##Name,
     KP_BACKEND_STREAM_HOOKS(KP_CPU_STREAM_HOOK_INIT)
 #undef KP_CPU_STREAM_HOOK_INIT
@@ -575,7 +585,7 @@ const kp_backend *kp_cpu_backend_init(char *why, size_t why_size) {
   g_worker_stack_bytes = (size_t)worker_stack;
   int started = kp_pool_start((int)n, g_worker_stack_bytes, why, why_size);
   if (started < 1) return NULL;
-  if (kp_cpu_watchdog_init(started, why, why_size) != 0) return NULL;
+  if (kp_cpu_watchdog_init(started + KP_CPU_COOP_MAX_BLOCKS, why, why_size) != 0) return NULL;
   g_shared_buffers = calloc((size_t)started, sizeof *g_shared_buffers);
   g_runners = calloc((size_t)started, sizeof *g_runners);
   if (!g_shared_buffers || !g_runners) {

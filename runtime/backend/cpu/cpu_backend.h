@@ -249,6 +249,9 @@ void kp_cpu_watchdog_enter(int participant);
  * not watched); kp_cpu_watchdog_end(number) once every participant is done. */
 unsigned long long kp_cpu_watchdog_begin(const char *kernel);
 void kp_cpu_watchdog_end(unsigned long long launch);
+/* After kp_cpu_watchdog_end: the `count` participants from `first` on (a cooperative launch's
+ * block threads, which end) are signalled no more. */
+void kp_cpu_watchdog_forget(int first, int count);
 /* In the child of fork(): the watchdog thread is gone; start it again when needed. */
 void kp_cpu_watchdog_after_fork_child(void);
 
@@ -256,6 +259,8 @@ void kp_cpu_watchdog_after_fork_child(void);
 
 /* A runner per worker, reused for every block it runs. NULL when out of memory. */
 kp_cpu_block_runner *kp_cpu_block_runner_new(void);
+/* Frees r (NULL: nothing) and its fiber stacks; no block may be running on it. */
+void kp_cpu_block_runner_free(kp_cpu_block_runner *r);
 /* Runs the threads of the block kp_cpu_state.ctaid as fibers, each on a stack of
  * `stack_bytes`; registers the stacks in `guard` so that an overflow is recognised.
  * Returns 0, or -1 with a message naming the kernel, block and threads in `msg`. */
@@ -265,6 +270,35 @@ int kp_cpu_block_run(kp_cpu_block_runner *r, const kp_kernel_desc *k, void **arg
 /* KP_CPU_SCHEDULE=random: the blocks r runs from now on run their threads in an order of
  * kp_cpu_schedule_threads(key, …) (shuffled != 0), or in index order (0, the default). */
 void kp_cpu_block_runner_shuffle(kp_cpu_block_runner *r, int shuffled, uint64_t key);
+
+/* A cooperative launch's grid barrier (cpu_coop.c): runners of its blocks wait there once
+ * all of their block's threads have reached grid_sync(). */
+typedef struct kp_cpu_grid_barrier kp_cpu_grid_barrier;
+void kp_cpu_block_runner_grid(kp_cpu_block_runner *r, kp_cpu_grid_barrier *grid);
+/* grid_sync() on the running fiber: parks it until the grid's every thread has arrived. */
+void kp_cpu_block_grid_sync(kp_cpu_block_runner *r);
+/* The block `block` of kernel `kernel` arrives (all its threads are at grid_sync()); returns 0
+ * when every block has, or -1 with a message when the barrier can never complete (a block
+ * exited without reaching it, or failed). */
+int kp_cpu_grid_barrier_wait(kp_cpu_grid_barrier *g, const char *kernel, const unsigned block[3],
+                             char *msg, size_t msg_size);
+
+/* ---- cpu_coop.c -------------------------------------------------------------------------- */
+
+/* The most blocks a cooperative launch runs (a thread each), whatever memory allows; the
+ * watchdog keeps a slot for each beside the pool's participants. */
+#define KP_CPU_COOP_MAX_BLOCKS 1024
+
+/* A cooperative launch (KP_KERNEL_COOPERATIVE): every block on a thread of its own, all
+ * alive at once, each block's threads as fibers (their stacks of stack_bytes). */
+struct kp_cpu_check_launch;
+kp_error kp_cpu_launch_cooperative(kp_kernel_desc *k, const kp_launch_config *cfg, void **args,
+                                   const struct kp_cpu_check_launch *check, size_t stack_bytes);
+/* The most blocks of `threads` threads such a launch may have (the backend's
+ * cooperative_blocks hook). */
+long long kp_cpu_cooperative_limit(long long threads, size_t dynamic_shared, size_t stack_bytes);
+/* What went wrong in kernel code, for "kernel 'k', block (…), thread (…): " (backend_cpu.c). */
+void kp_cpu_explain_fault(char *msg, size_t size, const kp_cpu_fault_guard *f, int participant);
 
 /* Block barriers; the result is what syncthreads_count/and/or return. */
 typedef enum kp_cpu_barrier_op {

@@ -19,7 +19,7 @@
 
 enum { WARP = 32 };
 
-typedef enum fiber_state { RUNNABLE, AT_BARRIER, AT_WARP, EXITED } fiber_state;
+typedef enum fiber_state { RUNNABLE, AT_BARRIER, AT_WARP, AT_GRID, EXITED } fiber_state;
 
 typedef struct gpu_thread {
   kp_fiber_ctx ctx;
@@ -39,7 +39,11 @@ struct kp_cpu_block_runner {
   /* the block being run */
   const kp_kernel_desc *kernel;
   void **args;
-  unsigned n, current, exited, at_barrier, at_warp;
+  unsigned n, current, exited, at_barrier, at_warp, at_grid;
+  /* A cooperative launch's grid barrier (cpu_coop.c), NULL otherwise; set when grid_sync()
+   * is reached outside one. */
+  kp_cpu_grid_barrier *grid;
+  int grid_sync_uncooperative;
   /* KP_CPU_SCHEDULE=random: the round's order of the threads (NULL: index order), the
    * position in it of the running thread, the launch's key and the round. */
   unsigned *order, position, round;
@@ -56,6 +60,18 @@ struct kp_cpu_block_runner {
 
 kp_cpu_block_runner *kp_cpu_block_runner_new(void) {
   return calloc(1, sizeof(kp_cpu_block_runner));
+}
+
+void kp_cpu_block_runner_free(kp_cpu_block_runner *r) {
+  if (!r) return;
+  kp_fiber_stacks_release(&r->stacks);
+  free(r->threads);
+  free(r->order_buffer);
+  free(r);
+}
+
+void kp_cpu_block_runner_grid(kp_cpu_block_runner *r, kp_cpu_grid_barrier *grid) {
+  r->grid = grid;
 }
 
 void kp_cpu_block_runner_shuffle(kp_cpu_block_runner *r, int shuffled, uint64_t key) {
@@ -153,6 +169,16 @@ int kp_cpu_block_barrier(kp_cpu_block_runner *r, kp_cpu_barrier_op op, int predi
   t->value = predicate != 0;
   r->at_barrier++;
   return wait_here(r);
+}
+
+/* grid_sync(): the fiber waits until every thread of the block is here, then the block waits
+ * for the grid's other blocks (kp_cpu_block_run, kp_cpu_grid_barrier_wait). */
+void kp_cpu_block_grid_sync(kp_cpu_block_runner *r) {
+  gpu_thread *t = &r->threads[r->current];
+  t->state = AT_GRID;
+  r->at_grid++;
+  if (!r->grid) r->grid_sync_uncooperative = 1;
+  wait_here(r);
 }
 
 int kp_cpu_block_warp(kp_cpu_block_runner *r, kp_cpu_warp_op op, unsigned mask, int value,
@@ -309,13 +335,34 @@ static void complete_barrier(kp_cpu_block_runner *r) {
 
 /* Nothing can run and nothing can complete: say who waits for whom. */
 static int report_stuck(kp_cpu_block_runner *r) {
-  const gpu_thread *exited = NULL, *barrier = NULL, *warp = NULL;
+  const gpu_thread *exited = NULL, *barrier = NULL, *warp = NULL, *grid = NULL;
   for (unsigned i = 0; i < r->n; i++) {
     const gpu_thread *t = &r->threads[i];
     if (t->state == EXITED && !exited) exited = t;
     if (t->state == AT_BARRIER && !barrier) barrier = t;
     if (t->state == AT_WARP && !warp) warp = t;
+    if (t->state == AT_GRID && !grid) grid = t;
   }
+  if (grid && r->grid_sync_uncooperative)
+    return fail(r, "thread (%u, %u, %u) called grid_sync(), but the launch is not "
+                   "cooperative: the kernel reaches grid_sync() only through a device function "
+                   "of another file, which the plugin cannot see; call grid_sync() in the "
+                   "kernel's own file (a device function there is enough)",
+                TID(grid));
+  if (grid && !barrier && !warp)
+    return fail(r, "grid_sync() was reached by %u of the block's %u threads; the other %u "
+                   "exited without reaching it (first: thread (%u, %u, %u)). Every thread of "
+                   "the grid must reach each grid_sync() (on a GPU this hangs)",
+                r->at_grid, r->n, r->exited, TID(exited));
+  if (grid)
+    return fail(r, "threads wait for each other forever: %u at grid_sync() (first: thread "
+                   "(%u, %u, %u)) and %u at %s (first: thread (%u, %u, %u)). Every thread of "
+                   "the grid must reach each grid_sync() and every thread of a block each "
+                   "barrier",
+                r->at_grid, TID(grid), barrier ? r->at_barrier : r->at_warp,
+                barrier ? barrier_op_name(barrier->op) : warp_op_name(warp->op),
+                barrier ? barrier->tid[0] : warp->tid[0], barrier ? barrier->tid[1] : warp->tid[1],
+                barrier ? barrier->tid[2] : warp->tid[2]);
   if (barrier && !warp)
     return fail(r, "%s was reached by %u of the block's %u threads; the other %u exited "
                    "without reaching it (first: thread (%u, %u, %u)). Every thread of a block "
@@ -339,7 +386,8 @@ int kp_cpu_block_run(kp_cpu_block_runner *r, const kp_kernel_desc *k, void **arg
                      char *msg, size_t msg_size) {
   unsigned n = block[0] * block[1] * block[2];
   r->kernel = k, r->args = args, r->msg = msg, r->msg_size = msg_size;
-  r->n = n, r->current = 0, r->exited = 0, r->at_barrier = 0, r->at_warp = 0;
+  r->n = n, r->current = 0, r->exited = 0, r->at_barrier = 0, r->at_warp = 0, r->at_grid = 0;
+  r->grid_sync_uncooperative = 0;
   r->order = NULL, r->position = 0, r->round = 0;
   if (n > r->capacity) {
     gpu_thread *grown = realloc(r->threads, n * sizeof *grown);
@@ -391,6 +439,16 @@ int kp_cpu_block_run(kp_cpu_block_runner *r, const kp_kernel_desc *k, void **arg
     if (completed > 0) continue;
     if (r->at_barrier + r->exited == n && r->exited == 0) {
       complete_barrier(r);
+      continue;
+    }
+    if (r->at_grid == n && r->grid) { /* the whole block is at grid_sync(): wait for the grid */
+      if (kp_cpu_grid_barrier_wait(r->grid, r->kernel->name, kp_cpu_state.ctaid, r->msg,
+                                   r->msg_size) != 0) {
+        rc = -1;
+        break;
+      }
+      for (unsigned i = 0; i < n; i++) r->threads[i].state = RUNNABLE;
+      r->at_grid = 0;
       continue;
     }
     rc = report_stuck(r);

@@ -55,6 +55,7 @@ KP_EXPORT int kp_dev_syncthreads_and(int predicate) {
 KP_EXPORT int kp_dev_syncthreads_or(int predicate) {
   return kp_cpu_block_barrier(runner_for("syncthreads_or()"), KP_CPU_SYNC_OR, predicate);
 }
+KP_EXPORT void kp_dev_grid_sync(void) { kp_cpu_block_grid_sync(runner_for("grid_sync()")); }
 KP_EXPORT void kp_dev_syncwarp(unsigned mask) {
   kp_cpu_block_warp(runner_for("syncwarp()"), KP_CPU_SYNCWARP, mask, 0, 0);
 }

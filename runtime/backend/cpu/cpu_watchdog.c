@@ -225,6 +225,11 @@ void kp_cpu_watchdog_end(unsigned long long seq) {
   pthread_mutex_unlock(&g_mu);
 }
 
+void kp_cpu_watchdog_forget(int first, int count) {
+  for (int i = first; i < first + count && i < g_nthreads; i++)
+    __atomic_store_n(&g_threads[i], (pthread_t)0, __ATOMIC_RELAXED);
+}
+
 void kp_cpu_watchdog_after_fork_child(void) {
   g_mu = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
   g_started = 0, g_idle = 0, g_running = 0; /* the thread is not in the child: start again */

@@ -51,6 +51,9 @@ typedef struct cuda_device {
   char owner[320]; /* "CUDA device 1 (NVIDIA H100, sm_90)" */
   kp_limits limits;
   CUcontext context; /* the primary context, retained on first use (atomic; g_context_lock) */
+  /* The last cooperative launch (g_coop_lock): its stream and an event recorded after it. */
+  CUstream coop_stream;
+  CUevent coop_done;
 } cuda_device;
 
 static char g_libcuda_path[512];
@@ -58,6 +61,7 @@ static int g_device_count, g_driver_version;
 static cuda_device *g_devices;
 static pthread_mutex_t g_load_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t g_context_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t g_coop_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local int tls_device;          /* kp_select_device; 0 by default */
 static _Thread_local CUcontext tls_current;   /* the context this thread last made current */
 /* Set by an atexit handler: the process is exiting, and the driver may be tearing itself
@@ -88,11 +92,12 @@ static kp_error code_for(CUresult r, kp_error otherwise) {
   }
 }
 
-/* Errors 700-720 are "sticky" kernel faults that surface at the next synchronising call;
- * the call that reports them is innocent, so name the kernel that probably caused it. */
+/* Errors 700-719 are "sticky" kernel faults that surface at the next synchronising call;
+ * the call that reports them is innocent, so name the kernel that probably caused it (720,
+ * CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, is the refused launch's own). */
 static const char *async_note(CUresult r, char *buf, size_t size) {
   const char *k = kp_last_launched_kernel();
-  if (r >= 700 && r <= 720 && k)
+  if (r >= 700 && r < CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE && k)
     snprintf(buf, size, "; a kernel failed earlier (the last one launched was '%s')", k);
   else
     buf[0] = '\0';
@@ -608,6 +613,54 @@ static kp_error allow_dynamic_shared(const kp_kernel_desc *k, cuda_kernel *ck, s
   return err;
 }
 
+/* A kernel that reaches grid_sync() (KP_KERNEL_COOPERATIVE): cuLaunchCooperativeKernel, which
+ * guarantees every block resident at once (core checked the grid against
+ * cuda_cooperative_blocks). The device code's grid barrier (runtime/device/grid_sync.c) is one
+ * word per module, which two cooperative grids running at once would share: on a device,
+ * each cooperative launch waits for the one before it when that was on another stream (on
+ * one stream they are ordered anyway). */
+static kp_error launch_cooperative(kp_kernel_desc *k, cuda_kernel *ck, const kp_launch_config *cfg,
+                                   CUstream stream, void **args) {
+  cuda_device *d = &g_devices[tls_device];
+  pthread_mutex_lock(&g_coop_lock);
+  CUresult r = CUDA_SUCCESS;
+  const char *call = "cuStreamWaitEvent";
+  if (d->coop_done && d->coop_stream != stream) r = kp_cu.cuStreamWaitEvent(stream, d->coop_done, 0);
+  if (r == CUDA_SUCCESS) {
+    call = "cuLaunchCooperativeKernel";
+    r = kp_cu.cuLaunchCooperativeKernel(ck->fn, (unsigned)cfg->blocks.x, (unsigned)cfg->blocks.y,
+                                        (unsigned)cfg->blocks.z, (unsigned)cfg->threads.x,
+                                        (unsigned)cfg->threads.y, (unsigned)cfg->threads.z,
+                                        (unsigned)cfg->shared_bytes, stream, args);
+  }
+  if (r == CUDA_SUCCESS && !d->coop_done) {
+    call = "cuEventCreate";
+    r = kp_cu.cuEventCreate(&d->coop_done, CU_EVENT_DISABLE_TIMING);
+  }
+  if (r == CUDA_SUCCESS) {
+    call = "cuEventRecord";
+    r = kp_cu.cuEventRecord(d->coop_done, stream);
+    d->coop_stream = stream;
+  }
+  pthread_mutex_unlock(&g_coop_lock);
+  if (r == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)
+    return kp_cuda_fail(r, KP_ERROR_LAUNCH, call,
+                        "launch(%s, ...): the kernel calls grid_sync(), so every block must be "
+                        "resident at once, and %s cannot hold its grid of (%lld, %lld, %lld) "
+                        "blocks of (%lld, %lld, %lld) threads with %zu shared bytes; "
+                        "kp_max_cooperative_grid_blocks(%s, ...) gives the limit",
+                        k->name, kp_cuda_owner, cfg->blocks.x, cfg->blocks.y, cfg->blocks.z,
+                        cfg->threads.x, cfg->threads.y, cfg->threads.z, cfg->shared_bytes,
+                        k->name);
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_LAUNCH, call,
+                        "launch(%s, ...) (cooperative: it calls grid_sync()) with blocks (%lld, "
+                        "%lld, %lld), threads (%lld, %lld, %lld), %zu shared bytes",
+                        k->name, cfg->blocks.x, cfg->blocks.y, cfg->blocks.z, cfg->threads.x,
+                        cfg->threads.y, cfg->threads.z, cfg->shared_bytes);
+  return KP_SUCCESS;
+}
+
 static kp_error cuda_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {
   kp_error err = kp_cuda_ensure_context("launch");
   if (err) return err;
@@ -618,6 +671,8 @@ static kp_error cuda_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void
   if ((err = check_shared(k, ck, cfg->shared_bytes))) return err;
   if ((err = allow_dynamic_shared(k, ck, cfg->shared_bytes))) return err;
   kp_note_launched_kernel(k->name);
+  if (k->flags & KP_KERNEL_COOPERATIVE)
+    return launch_cooperative(k, ck, cfg, (CUstream)stream, args);
   CUresult r = kp_cu.cuLaunchKernel(ck->fn, (unsigned)cfg->blocks.x, (unsigned)cfg->blocks.y,
                                   (unsigned)cfg->blocks.z, (unsigned)cfg->threads.x,
                                   (unsigned)cfg->threads.y, (unsigned)cfg->threads.z,
@@ -654,6 +709,35 @@ static int cuda_occupancy(kp_kernel_desc *k, size_t dynamic_shared, int *min_gri
   *min_grid = g;
   *block = b;
   return 0;
+}
+
+/* Every block of a cooperative launch resident at once: the driver's resident blocks per
+ * multiprocessor for this block size and shared memory, times the multiprocessors (what
+ * cuLaunchCooperativeKernel allows, and numba's max_cooperative_grid_blocks). */
+static kp_error cuda_cooperative_blocks(kp_kernel_desc *k, long long threads,
+                                        size_t dynamic_shared, long long *blocks) {
+  cuda_kernel *ck;
+  kp_error err = kp_cuda_ensure_context("kp_max_cooperative_grid_blocks");
+  if (err || (err = get_kernel(k, &ck))) return err;
+  CUdevice dev = g_devices[tls_device].handle;
+  int coop = 0, sms = 0, per_sm = 0;
+  CUresult r = kp_cu.cuDeviceGetAttribute(&coop, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, dev);
+  if (r == CUDA_SUCCESS && !coop)
+    return kp_fail(KP_ERROR_LAUNCH,
+                   "kernel '%s' calls grid_sync(), which needs a cooperative launch, and %s "
+                   "does not support cooperative launches",
+                   k->name, kp_cuda_owner);
+  if (r == CUDA_SUCCESS)
+    r = kp_cu.cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+  if (r == CUDA_SUCCESS)
+    r = kp_cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ck->fn, (int)threads,
+                                                          dynamic_shared);
+  if (r != CUDA_SUCCESS)
+    return kp_cuda_fail(r, KP_ERROR_LAUNCH, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+                        "the co-resident blocks of kernel '%s' (%lld threads, %zu shared bytes)",
+                        k->name, threads, dynamic_shared);
+  *blocks = (long long)per_sm * sms;
+  return KP_SUCCESS;
 }
 
 static int cuda_device_count(void) { return g_device_count; }
@@ -786,6 +870,7 @@ static kp_backend g_cuda = {
     .device_properties = cuda_device_properties,
     .thread_limits = cuda_thread_limits,
     .occupancy = cuda_occupancy,
+    .cooperative_blocks = cuda_cooperative_blocks,
     .constant_changed = cuda_constant_changed,
 #define KP_CUDA_STREAM_HOOK_INIT(Ret, Name, Params) .Name = kp_cuda_##Name,
     KP_BACKEND_STREAM_HOOKS(KP_CUDA_STREAM_HOOK_INIT)

@@ -46,6 +46,7 @@ enum {
   CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
   CUDA_ERROR_LAUNCH_TIMEOUT = 702,
   CUDA_ERROR_LAUNCH_FAILED = 719,
+  CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720,
   CUDA_ERROR_UNKNOWN = 999
 };
 
@@ -66,6 +67,7 @@ enum {
   CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT = 17,
   CU_DEVICE_ATTRIBUTE_INTEGRATED = 18,
   CU_DEVICE_ATTRIBUTE_PCI_BUS_ID = 33,
+  CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH = 95,
   CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID = 34,
   CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36,
   CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37,
@@ -97,6 +99,7 @@ typedef int CUjit_option;
 /* cuStreamCreate / cuEventCreate flags: a blocking stream (ordered with the legacy default
  * stream) and an event with timing. */
 enum { CU_STREAM_DEFAULT = 0, CU_STREAM_NON_BLOCKING = 1, CU_EVENT_DEFAULT = 0 };
+enum { CU_EVENT_DISABLE_TIMING = 2 };
 /* A host function queued on a stream (cuLaunchHostFunc). */
 typedef void (*CUhostFn)(void *data);
 
@@ -134,6 +137,10 @@ typedef void (*CUhostFn)(void *data);
     (CUfunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,            \
      unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream,                   \
      void **kernel_params, void **extra))                                                          \
+  X(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel,                                          \
+    (CUfunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,            \
+     unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream,                   \
+     void **kernel_params))                                                                        \
   X(cuMemAlloc, cuMemAlloc_v2, (CUdeviceptr * dptr, size_t bytes))                                 \
   X(cuMemFree, cuMemFree_v2, (CUdeviceptr dptr))                                                   \
   X(cuMemcpyHtoD, cuMemcpyHtoD_v2, (CUdeviceptr dst, const void *src, size_t bytes))               \
@@ -146,6 +153,8 @@ typedef void (*CUhostFn)(void *data);
   X(cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize,                            \
     (int *min_grid_size, int *block_size, CUfunction fn, CUoccupancyB2DSize dynamic_bytes_of,      \
      size_t dynamic_bytes, int block_size_limit))                                                  \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor,      \
+    (int *blocks, CUfunction fn, int block_size, size_t dynamic_bytes))                            \
   KP_CUDA_STREAM_FUNCTIONS(X)                                                                      \
   KP_CUDA_LINK_FUNCTIONS(X)
 
