@@ -261,6 +261,13 @@ void useDeviceFastMath(Module &Dev) {
     Precise->replaceAllUsesWith(Fast.getCallee());
     Precise->eraseFromParent();
   }
+  // -prec-sqrt=false: C's sqrtf is __nv_fsqrt_rn (sqrt.rn); __nv_sqrtf is sqrt.approx once
+  // answerPrecSqrt says __CUDA_PREC_SQRT is 0.
+  if (Function *Rounded = Dev.getFunction("__nv_fsqrt_rn"); Rounded && Rounded->isDeclaration()) {
+    FunctionCallee Approx = Dev.getOrInsertFunction("__nv_sqrtf", Rounded->getFunctionType());
+    Rounded->replaceAllUsesWith(Approx.getCallee());
+    Rounded->eraseFromParent();
+  }
 }
 
 /// -ffast-math is nvcc's --use_fast_math, which implies --ftz=true: float subnormals are

@@ -60,9 +60,10 @@ grep -q "ptxas info *: Used [0-9]* registers" v.txt || { cat v.txt; fail "-Xptxa
 "$kpcc" -O2 --use_fast_math -fplugin-arg-kernplug-save-temps -c k.c -o fm.o || fail "--use_fast_math"
 "$kpcc" -O2 -fplugin-arg-kernplug-save-temps -c k.c -o precise.o || fail "plain compile"
 grep -q "div.approx" fm.o.kp.ptx || fail "--use_fast_math: no approximate division"
+grep -q "sqrt.approx" fm.o.kp.ptx || fail "--use_fast_math: sqrtf is not sqrt.approx (-prec-sqrt=false)"
 grep -q "sin.approx" fm.o.kp.ptx || fail "--use_fast_math: sinf is not __nv_fast_sinf"
 grep -q "\.ftz\." fm.o.kp.ptx || fail "--use_fast_math: float denormals are not flushed"
-grep -q "div.approx\|sin.approx\|\.ftz\." precise.o.kp.ptx && fail "fast math without --use_fast_math"
+grep -q "div.approx\|sin.approx\|sqrt.approx\|\.ftz\." precise.o.kp.ptx && fail "fast math without --use_fast_math"
 # Device code only, as nvcc's: the CPU code (the host object's .text) is the same.
 cmp_host() { objcopy -O binary --only-section=.text "$1" "$1.host"; }
 cmp_host fm.o && cmp_host precise.o && cmp -s fm.o.host precise.o.host ||
