@@ -237,17 +237,24 @@ def children_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def table(configs, sizes, results, target):
-    """Prints one Markdown table of medians; returns the worst default ratio with kernels."""
+def table(configs, sizes, results, target, spread=None):
+    """Prints one Markdown table of medians (with spread: each cell's lowest-highest too);
+    returns the worst default ratio with kernels."""
     plain = configs[0][0]
     print("| kernels | " + " | ".join(c[0] for c in configs) + f" | within {target} |")
     print("|---:|" + "---:|" * len(configs) + "---|")
     worst = 0.0
+
+    def span(n, name):
+        if spread is None:
+            return ""
+        lo, hi = spread[n][name]
+        return f", {lo:.0f}-{hi:.0f}"
     for n in sizes:
         r = results[n]
-        cells = [f"{r[plain]:.0f} ms"]
+        cells = [f"{r[plain]:.0f} ms{span(n, plain)}"]
         for name, _, _ in configs[1:]:
-            cells.append(f"{r[name]:.0f} ms ({r[name] / r[plain]:.2f}x)")
+            cells.append(f"{r[name]:.0f} ms ({r[name] / r[plain]:.2f}x{span(n, name)})")
         ratio = r[configs[1][0]] / r[plain]
         if n > 0:
             worst = max(worst, ratio)
@@ -357,7 +364,7 @@ def main():
         print("nvcc: not found (--nvcc, PATH, /usr/local/cuda/bin): its column is left out")
     print()
 
-    results, cpu_results = {}, {}
+    results, cpu_results, cpu_spread = {}, {}, {}
     for n in sizes:
         srcs = {}
         for cuda in (False, True):
@@ -388,6 +395,7 @@ def main():
                 cpu[name].append((children_cpu() - c0) * 1e3)
         results[n] = {name: statistics.median(t) for name, t in times.items()}
         cpu_results[n] = {name: statistics.median(t) for name, t in cpu.items()}
+        cpu_spread[n] = {name: (min(t), max(t)) for name, t in cpu.items()}
 
     worst = table(configs, sizes, results, "1.5x (default)")
     print(f"\nworst ratio with the default settings (files with kernels): {worst:.2f}x "
@@ -395,8 +403,9 @@ def main():
     # Wall time depends on how busy the other cores are (the device code runs beside the host
     # pipeline); CPU time does not, and bounds what a loaded machine can do.
     print("\nCPU time (user + system, the compiler and every process it runs: ptxas; nvcc's "
-          "cudafe++, cicc, ptxas, fatbinary and host compiler), same compiles:\n")
-    table(configs, sizes, cpu_results, "1.5x (default)")
+          "cudafe++, cicc, ptxas, fatbinary and host compiler), same compiles; median "
+          "(ratio to plain clang, lowest-highest ms):\n")
+    table(configs, sizes, cpu_results, "1.5x (default)", cpu_spread)
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
 

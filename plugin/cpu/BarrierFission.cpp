@@ -33,6 +33,7 @@
 #include "cpu/CpuBlockEntry.h"
 #include "cpu/Divergence.h"
 #include "cpu/GridStrideRounds.h"
+#include "cpu/RangeSplitPolicy.h"
 #include "cpu/ThreadLoopVersioning.h"
 #include "cpu/ThreadRangeSplit.h"
 #include "cpu/WarpCollectives.h"
@@ -212,7 +213,7 @@ public:
   // threadIdx.x (the branches' lines), uniform values stored once per block, regions
   // whose exit is stored once per block.
   SmallVector<unsigned, 4> SplitLines;
-  unsigned SplitRegions = 0, OnceSaves = 0, OnceExits = 0, UniformVariants = 0;
+  unsigned SplitRegions = 0, OnceSaves = 0, OnceExits = 0, UniformVariants = 0, SizeGuards = 0;
   /// In warp rounds, the end of a round (every warp has run on to a block barrier or the end).
   llvm::BasicBlock *RoundDone = nullptr;
 };
@@ -990,6 +991,11 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
                 !all_of(Split->XLeaves, [&](const IndexLeaf &Lf) { return InRegion(Lf.Cmp); }) ||
                 !all_of(Split->RowLeaves, [&](const IndexLeaf &Lf) { return InRegion(Lf.Cmp); })))
     Split.reset();
+  // A guard against the problem size is left to ThreadLoopVersioning (RangeSplitPolicy.h).
+  if (Split && isProblemSizeGuard(*Split, Idx)) {
+    Split.reset();
+    ++SizeGuards;
+  }
   if (!Split) {
     ThreadLoopNest Nest = openThreadLoops(B, Fr);
     BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
@@ -1241,6 +1247,9 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
                       " thread loops split where a branch on threadIdx.x changes" + Lines +
                       (Lines.empty() ? "" : ")"));
     }
+    if (Split.SizeGuards)
+      Parts.push_back(std::to_string(Split.SizeGuards) +
+                      " thread loops not split at a branch against the problem size");
     if (Split.UniformVariants)
       Parts.push_back(std::to_string(Split.UniformVariants) +
                       " uniform branches decided before the thread loops");
