@@ -506,7 +506,7 @@ bool simplifyBody(Function &F, FunctionAnalysisManager &FAM) {
 /// thread of the group has (the Check entry counts such rounds), without the loop's test.
 enum class Phase { Init, InitState, Check, Step, StepAll, Finish };
 
-/// A clone of the simplified body for one phase: void(<body's params>, ptr state..., i32 w,
+/// A clone of the simplified body for one phase: void(<body's params>, ptr state..., i64 w,
 /// i64 k, ptr out). Init stores the loop's initial values into state[w] and the step (0 when
 /// the run-time check fails) into *(i64 *)out; InitState only the former, Check only the
 /// latter, start (zero-extended) into the i64 after it and, in the next, the first value
@@ -520,7 +520,7 @@ Function *clonePhase(Function &Work, const GridStrideShape &S, Phase P, const Tw
   SmallVector<Type *, 16> Params(Work.getFunctionType()->params());
   unsigned FirstState = Params.size();
   Params.append(S.State.size(), Ptr);
-  Params.append({I32, I64, Ptr});
+  Params.append({I64, I64, Ptr}); // w in 64 bits: no sign extension per element in the loop
   Function *NF = Function::Create(FunctionType::get(Type::getVoidTy(C), Params, false),
                                   GlobalValue::InternalLinkage, Name, Work.getParent());
   ValueToValueMapTy VMap;
@@ -669,8 +669,8 @@ Function *emitPhaseEntry(const KernelEntry &K, Function &Work, Function *PhaseFn
   Function *F = Fr.F;
   F->removeFnAttr(Attribute::NoInline);
   F->addFnAttr(Attribute::AlwaysInline);
-  Value *WSlot = B.CreateAlloca(B.getInt32Ty(), nullptr, "gs.w");
-  B.CreateStore(B.getInt32(0), WSlot);
+  Value *WSlot = B.CreateAlloca(I64, nullptr, "gs.w");
+  B.CreateStore(B.getInt64(0), WSlot);
   Value *Out = B.CreateAlloca(I64, B.getInt32(3), "gs.out");
   Value *AllOk = B.CreateAlloca(I1, nullptr, "gs.ok"), *Min = B.CreateAlloca(I64),
         *Max = B.CreateAlloca(I64);
@@ -689,13 +689,13 @@ Function *emitPhaseEntry(const KernelEntry &K, Function &Work, Function *PhaseFn
     Args.push_back(Fr.Idx);
     for (unsigned J = 0; J < S.State.size(); ++J)
       Args.push_back(F->getArg(2 + J));
-    Value *W = B.CreateLoad(B.getInt32Ty(), WSlot);
+    Value *W = B.CreateLoad(I64, WSlot);
     Args.push_back(W);
     Args.push_back(F->getArg(2 + S.State.size()));
     Args.push_back(Out);
     CallInst *Call = B.CreateCall(PhaseFn, Args);
     useCalleeABI(PhaseFn, Call);
-    B.CreateStore(B.CreateAdd(W, B.getInt32(1)), WSlot);
+    B.CreateStore(B.CreateNUWAdd(W, B.getInt64(1)), WSlot); // below 16384
     if (Checks) {
       Value *R = B.CreateLoad(I64, Out);
       B.CreateStore(B.CreateAnd(B.CreateLoad(I1, AllOk), B.CreateICmpNE(R, B.getInt64(0))),

@@ -34,14 +34,15 @@
 ; CHECK: call i64 @llvm.umin.i64(
 ; CHECK: store i64 %{{[0-9]+}}, ptr %gs.rounds
 ; The untested step: i = start + k * step, the body, the sum stored back; no compare, no
-; done block, nothing stored through out.
-; CHECK-LABEL: define internal void @sum.kp.gridstride.stepall(
+; done block, nothing stored through out. The thread's slot w is an i64 (no sign extension
+; per element in the vectorised loop).
+; CHECK-LABEL: define internal void @sum.kp.gridstride.stepall(ptr %0, ptr %1, i32 %2, ptr {{.*}} %3, ptr %4, i64 %5, i64 %6, ptr %7)
 ; CHECK-NOT: gs.done:
 ; CHECK-NOT: br i1
 ; CHECK: fadd float
 ; CHECK: %gs.i = add nuw nsw i32 %start
 ; CHECK: gs.next:
-; CHECK-NEXT: getelementptr inbounds float
+; CHECK-NEXT: getelementptr inbounds float, ptr %4, i64 %5
 ; CHECK-NEXT: store float %sum.next
 ; CHECK-NEXT: ret void
 ; CHECK-NEXT: }
