@@ -36,7 +36,12 @@
 // block-loop entry, in the original order. Where start is threadIdx.x (or the linear index)
 // plus a per-block value and step and n are per block (the usual grid(1) loop), the check
 // runs at each block's first and last thread only (emitPhaseEntry says why that is the
-// same): a loop over every thread for it was most of the entry's code to compile.
+// same): a loop over every thread for it was most of the entry's code to compile. That
+// check also counts the rounds k every thread of the group has (start(last) + k * step <
+// n in every block: ceil((n - start(last)) / step), the fewest over the blocks); those run
+// through a copy of B without the `i < n` test and without asking whether any thread had an
+// iteration (seed 004's sum: 3 instructions an element in the vectorised loop, 1 without),
+// and B with its test runs from there on, as before.
 //
 //===----------------------------------------------------------------------===//
 #include "cpu/GridStrideInterchange.h"
@@ -189,6 +194,7 @@ struct GridStrideShape {
   PHINode *IV = nullptr;
   Value *Start = nullptr, *Step = nullptr, *Bound = nullptr;
   bool Signed = false;
+  bool Inclusive = false; // i <= n
   SmallVector<PHINode *, 4> State; // the header's other phis
   unsigned GroupThreads = MinGroupThreads;
   /// The index slot (SlotTid or SlotLinear) whose value t makes start = X + t, with X,
@@ -433,6 +439,7 @@ std::string matchShape(Function &F, Loop *L, GridStrideShape &S) {
       Pred != ICmpInst::ICMP_ULE)
     return "its loop condition is not i < n or i <= n";
   S.Signed = ICmpInst::isSigned(Pred);
+  S.Inclusive = Pred == ICmpInst::ICMP_SLE || Pred == ICmpInst::ICMP_ULE;
   if (S.IV->getType()->getIntegerBitWidth() < 16)
     return "its loop counter is narrower than 16 bits";
   for (User *U : S.IV->users())
@@ -495,21 +502,25 @@ bool simplifyBody(Function &F, FunctionAnalysisManager &FAM) {
 
 /// Init: the initial values and the check, thread by thread. Where the check has a closed
 /// form (GridStrideShape::ClosedFormSlot), Check at each block's first and last thread, and
-/// InitState (only with carried values) for the initial values.
-enum class Phase { Init, InitState, Check, Step, Finish };
+/// InitState (only with carried values) for the initial values. StepAll: a step that every
+/// thread of the group has (the Check entry counts such rounds), without the loop's test.
+enum class Phase { Init, InitState, Check, Step, StepAll, Finish };
 
-/// A clone of the simplified body for one phase: void(<body's params>, ptr state..., i32 w,
+/// A clone of the simplified body for one phase: void(<body's params>, ptr state..., i64 w,
 /// i64 k, ptr out). Init stores the loop's initial values into state[w] and the step (0 when
 /// the run-time check fails) into *(i64 *)out; InitState only the former, Check only the
-/// latter and start (zero-extended) into the i64 after it; Step runs iteration k of thread w
-/// (*(i8 *)out = whether it had one); Finish runs the code after the loop from state[w].
+/// latter, start (zero-extended) into the i64 after it and, in the next, the first value
+/// of i the loop does not run (n, or n + 1 for i <= n; 0 when that is negative); Step runs
+/// iteration k of thread w (*(i8 *)out = whether it had one); StepAll runs iteration k of
+/// thread w, which the caller knows it has (no test, nothing stored to out); Finish runs the
+/// code after the loop from state[w].
 Function *clonePhase(Function &Work, const GridStrideShape &S, Phase P, const Twine &Name) {
   LLVMContext &C = Work.getContext();
   Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
   SmallVector<Type *, 16> Params(Work.getFunctionType()->params());
   unsigned FirstState = Params.size();
   Params.append(S.State.size(), Ptr);
-  Params.append({I32, I64, Ptr});
+  Params.append({I64, I64, Ptr}); // w in 64 bits: no sign extension per element in the loop
   Function *NF = Function::Create(FunctionType::get(Type::getVoidTy(C), Params, false),
                                   GlobalValue::InternalLinkage, Name, Work.getParent());
   ValueToValueMapTy VMap;
@@ -558,10 +569,22 @@ Function *clonePhase(Function &Work, const GridStrideShape &S, Phase P, const Tw
     Ok = B.CreateAnd(Ok, S.Signed ? B.CreateICmpSLT(Bound, BoundLimit)
                                   : B.CreateICmpULT(Bound, BoundLimit));
     B.CreateStore(B.CreateSelect(Ok, B.CreateZExt(Step, I64), B.getInt64(0)), Out);
-    if (P == Phase::Check)
+    if (P == Phase::Check) {
       B.CreateStore(B.CreateZExt(Start, I64), B.CreateConstInBoundsGEP1_32(I64, Out, 1));
+      // Where the loop stops, as a non-negative i64 (start and step are non-negative once
+      // the check passes): the Check entry counts the rounds every thread runs from it.
+      Value *End = B.getInt64(0); // a bound wider than 64 bits: no such rounds are counted
+      if (BoundTy->getBitWidth() <= 64) {
+        End = S.Signed ? B.CreateSExt(Bound, I64) : B.CreateZExt(Bound, I64);
+        if (S.Inclusive) // below 2^(w-3) when the check passes: no wrap
+          End = B.CreateAdd(End, B.getInt64(1));
+        if (S.Signed)
+          End = B.CreateBinaryIntrinsic(Intrinsic::smax, End, B.getInt64(0));
+      }
+      B.CreateStore(End, B.CreateConstInBoundsGEP1_32(I64, Out, 2));
+    }
     B.CreateRetVoid();
-  } else if (P == Phase::Step) {
+  } else if (P == Phase::Step || P == Phase::StepAll) {
     // The run-time check bounds every value below 2^(w-1): no wrap either way.
     Value *KW = B.CreateTrunc(K, IV->getType());
     Value *I = B.CreateAdd(Start, B.CreateMul(KW, Step, "", true, true), "gs.i", true, true);
@@ -582,6 +605,15 @@ Function *clonePhase(Function &Work, const GridStrideShape &S, Phase P, const Tw
     BD.CreateRetVoid();
     Latch->getTerminator()->replaceSuccessorWith(H, Next);
     H->getTerminator()->replaceSuccessorWith(Exit, Done);
+    if (P == Phase::StepAll) {
+      // The caller runs this only for rounds k where start + k * step < n in every thread:
+      // the loop's test holds, and whether the thread had an iteration is not asked.
+      auto *Br = cast<BranchInst>(H->getTerminator());
+      BasicBlock *In = Br->getSuccessor(Br->getSuccessor(0) == Done ? 1 : 0);
+      BranchInst::Create(In, Br->getIterator());
+      Br->eraseFromParent();
+      Next->back().getPrevNode()->eraseFromParent(); // the store of 1 to out
+    }
     IV->replaceAllUsesWith(I);
     IV->eraseFromParent();
     for (unsigned J = 0; J < S.State.size(); ++J) {
@@ -626,23 +658,30 @@ Function *emitPhaseEntry(const KernelEntry &K, Function &Work, Function *PhaseFn
                          const GridStrideShape &S, Phase P, const std::string &Name) {
   LLVMContext &C = Work.getContext();
   Type *Ptr = PointerType::get(C, 0), *I1 = Type::getInt1Ty(C), *I64 = Type::getInt64Ty(C);
-  bool Checks = P == Phase::Init || P == Phase::Check, Void = P == Phase::Finish ||
-                                                                P == Phase::InitState;
+  bool Checks = P == Phase::Init || P == Phase::Check,
+       Void = P == Phase::Finish || P == Phase::InitState || P == Phase::StepAll;
   SmallVector<Type *, 10> Extra(S.State.size(), Ptr);
   Extra.push_back(I64);
+  if (P == Phase::Check)
+    Extra.push_back(Ptr); // out: the rounds every thread of the range runs (an i64)
   IRBuilder<> B(C);
   BlockEntryFrame Fr = beginBlockEntry(K.Fn, &Work, Name, B, Extra, Void ? nullptr : I1);
   Function *F = Fr.F;
   F->removeFnAttr(Attribute::NoInline);
   F->addFnAttr(Attribute::AlwaysInline);
-  Value *WSlot = B.CreateAlloca(B.getInt32Ty(), nullptr, "gs.w");
-  B.CreateStore(B.getInt32(0), WSlot);
-  Value *Out = B.CreateAlloca(I64, B.getInt32(2), "gs.out");
+  Value *WSlot = B.CreateAlloca(I64, nullptr, "gs.w");
+  B.CreateStore(B.getInt64(0), WSlot);
+  Value *Out = B.CreateAlloca(I64, B.getInt32(3), "gs.out");
   Value *AllOk = B.CreateAlloca(I1, nullptr, "gs.ok"), *Min = B.CreateAlloca(I64),
         *Max = B.CreateAlloca(I64);
   B.CreateStore(Checks ? B.getTrue() : B.getFalse(), AllOk);
   B.CreateStore(B.getInt64(~0ull), Min);
   B.CreateStore(B.getInt64(0), Max);
+  Value *Rounds = nullptr; // Check: the fewest rounds every thread of a block runs
+  if (P == Phase::Check) {
+    Rounds = B.CreateAlloca(I64, nullptr, "gs.rounds");
+    B.CreateStore(B.getInt64(~0ull), Rounds);
+  }
   BlockRunLoop Blocks = openBlockRunLoop(B, Fr);
   // Calls the phase for the thread whose slots the index array holds.
   auto CallPhase = [&] {
@@ -650,13 +689,13 @@ Function *emitPhaseEntry(const KernelEntry &K, Function &Work, Function *PhaseFn
     Args.push_back(Fr.Idx);
     for (unsigned J = 0; J < S.State.size(); ++J)
       Args.push_back(F->getArg(2 + J));
-    Value *W = B.CreateLoad(B.getInt32Ty(), WSlot);
+    Value *W = B.CreateLoad(I64, WSlot);
     Args.push_back(W);
     Args.push_back(F->getArg(2 + S.State.size()));
     Args.push_back(Out);
     CallInst *Call = B.CreateCall(PhaseFn, Args);
     useCalleeABI(PhaseFn, Call);
-    B.CreateStore(B.CreateAdd(W, B.getInt32(1)), WSlot);
+    B.CreateStore(B.CreateNUWAdd(W, B.getInt64(1)), WSlot); // below 16384
     if (Checks) {
       Value *R = B.CreateLoad(I64, Out);
       B.CreateStore(B.CreateAnd(B.CreateLoad(I1, AllOk), B.CreateICmpNE(R, B.getInt64(0))),
@@ -694,6 +733,19 @@ Function *emitPhaseEntry(const KernelEntry &K, Function &Work, Function *PhaseFn
       CallPhase();
       Start[Last] = B.CreateLoad(I64, B.CreateConstInBoundsGEP1_32(I64, Out, 1));
     }
+    // Every thread of the block has iteration k while start(last) + k * step < end: start
+    // is at most start(last) in each (the proof above), and step and end are the block's.
+    // That is ceil((end - start(last)) / step) rounds; all below 2^62 once the check passes.
+    // Where it fails, the count is not used.
+    Value *Step = B.CreateBinaryIntrinsic(Intrinsic::umax, B.CreateLoad(I64, Out),
+                                          B.getInt64(1));
+    Value *End = B.CreateLoad(I64, B.CreateConstInBoundsGEP1_32(I64, Out, 2));
+    Value *Left = B.CreateSub(End, Start[1]);
+    Value *K = B.CreateSelect(
+        B.CreateICmpUGT(End, Start[1]),
+        B.CreateUDiv(B.CreateAdd(Left, B.CreateSub(Step, B.getInt64(1))), Step), B.getInt64(0));
+    B.CreateStore(B.CreateBinaryIntrinsic(Intrinsic::umin, B.CreateLoad(I64, Rounds), K),
+                  Rounds);
     Value *Ok = B.CreateAnd(B.CreateICmpULT(T[1], B.getInt64(1 << 15)),
                             B.CreateICmpEQ(B.CreateSub(Start[1], Start[0]),
                                            B.CreateSub(T[1], T[0])));
@@ -704,6 +756,8 @@ Function *emitPhaseEntry(const KernelEntry &K, Function &Work, Function *PhaseFn
     closeThreadLoops(B, Nest);
   }
   closeBlockRunLoop(B, Blocks);
+  if (Rounds)
+    B.CreateStore(B.CreateLoad(I64, Rounds), F->getArg(3 + S.State.size()));
   if (Checks)
     B.CreateRet(B.CreateAnd(B.CreateLoad(I1, AllOk),
                             B.CreateICmpEQ(B.CreateLoad(I64, Min), B.CreateLoad(I64, Max))));
@@ -717,10 +771,12 @@ Function *emitPhaseEntry(const KernelEntry &K, Function &Work, Function *PhaseFn
 /// The new <k>.kp.cpu_block: the range's blocks in groups of at most S.GroupThreads threads,
 /// each through the three phases, or through Fallback (the block-loop entry) when the
 /// group fails the run-time check. Init is the Init or the Check phase's entry; InitState,
-/// with Check only, stores the initial values of the carried values (null: none).
+/// with Check only, stores the initial values of the carried values (null: none). StepAll,
+/// with Check only (else null), runs the rounds the Check entry found every thread to have,
+/// before Step runs the rest, each testing the loop's condition.
 Function *emitInterchangedEntry(const KernelEntry &K, const GridStrideShape &S, Function *Init,
-                                Function *InitState, Function *Step, Function *Finish,
-                                Function *Fallback) {
+                                Function *InitState, Function *Step, Function *StepAll,
+                                Function *Finish, Function *Fallback) {
   Module &M = *K.Fn->getParent();
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
@@ -745,10 +801,22 @@ Function *emitInterchangedEntry(const KernelEntry &K, const GridStrideShape &S, 
   auto *Next = BasicBlock::Create(C, "next_group", F);
   IRBuilder<> B(Entry);
   SmallVector<Value *, 8> States;
-  for (PHINode *Phi : S.State)
-    States.push_back(B.CreateAlloca(ArrayType::get(Phi->getType(), S.GroupThreads), nullptr,
-                                    "gs.state"));
+  // Each round loads the kernel's arrays and stores the carried values at the same pace, 4
+  // or 8 bytes a thread: where an array and the state array have the same address modulo
+  // 4 KiB, each load waits on the store before it with the same low 12 address bits (4K
+  // aliasing: seed 004's sum took 16 ms a call instead of 9 on one thread). Large arrays are
+  // page-aligned (mmap, 256-byte device alignment), so each state array starts at 1 KiB plus
+  // a quarter KiB per array past a page boundary, away from them and from each other.
+  const DataLayout &DL = M.getDataLayout();
+  for (unsigned J = 0; J < S.State.size(); ++J) {
+    uint64_t Bytes = DL.getTypeAllocSize(S.State[J]->getType()) * S.GroupThreads;
+    AllocaInst *Page = B.CreateAlloca(ArrayType::get(B.getInt8Ty(), Bytes + 4096), nullptr,
+                                      "gs.state.page");
+    Page->setAlignment(Align(4096));
+    States.push_back(B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Page, 1024 + 256 * J, "gs.state"));
+  }
   Value *Sub = B.CreateAlloca(RangeTy, nullptr, "gs.range");
+  Value *AllRounds = StepAll ? B.CreateAlloca(I64, nullptr, "gs.all_rounds") : nullptr;
   Value *Threads = B.getInt32(1);
   for (unsigned D = 0; D < 3; ++D) {
     Value *Begin = B.CreateLoad(I32, threadRangeElement(B, Range, R::begin, D));
@@ -794,7 +862,10 @@ Function *emitInterchangedEntry(const KernelEntry &K, const GridStrideShape &S, 
   append_range(PhaseArgs, States);
   SmallVector<Value *, 12> InitArgs(PhaseArgs.begin(), PhaseArgs.end());
   InitArgs.push_back(B.getInt64(0));
-  Value *Ok = B.CreateCall(Init, InitArgs);
+  SmallVector<Value *, 12> CheckArgs(InitArgs.begin(), InitArgs.end());
+  if (AllRounds)
+    CheckArgs.push_back(AllRounds);
+  Value *Ok = B.CreateCall(Init, CheckArgs);
   BasicBlock *Passed = Body;
   if (InitState) {
     Passed = BasicBlock::Create(C, "init_state", F, Iter);
@@ -810,9 +881,33 @@ Function *emitInterchangedEntry(const KernelEntry &K, const GridStrideShape &S, 
   B.CreateCall(Fallback, {Args, Sub});
   B.CreateBr(Next);
 
+  Value *FirstTested = B.getInt64(0); // the first round whose condition Step tests
+  if (StepAll) {
+    // Rounds every thread of the group has: no test, nothing to count.
+    auto *AllHead = BasicBlock::Create(C, "all_strides", F, Iter);
+    auto *AllBody = BasicBlock::Create(C, "all_stride", F, Iter);
+    auto *AllDone = BasicBlock::Create(C, "all_strides_done", F, Iter);
+    Iter->replaceAllUsesWith(AllHead); // the branch into the rounds
+    B.SetInsertPoint(Passed->getTerminator()); // written by the Check entry, read once
+    Value *Rounds = B.CreateLoad(I64, AllRounds, "all_rounds");
+    B.SetInsertPoint(AllHead);
+    PHINode *KA = B.CreatePHI(I64, 2, "k_all");
+    KA->addIncoming(B.getInt64(0), Passed);
+    B.CreateCondBr(B.CreateICmpULT(KA, Rounds), AllBody, AllDone);
+    B.SetInsertPoint(AllBody);
+    SmallVector<Value *, 12> AllArgs(PhaseArgs.begin(), PhaseArgs.end());
+    AllArgs.push_back(KA);
+    B.CreateCall(StepAll, AllArgs);
+    KA->addIncoming(B.CreateAdd(KA, B.getInt64(1), "", true, true), AllBody);
+    B.CreateBr(AllHead);
+    B.SetInsertPoint(AllDone);
+    B.CreateBr(Iter);
+    FirstTested = Rounds;
+    Passed = AllDone;
+  }
   B.SetInsertPoint(Iter);
   PHINode *K64 = B.CreatePHI(I64, 2, "k");
-  K64->addIncoming(B.getInt64(0), Passed);
+  K64->addIncoming(FirstTested, Passed);
   SmallVector<Value *, 12> StepArgs(PhaseArgs.begin(), PhaseArgs.end());
   StepArgs.push_back(K64);
   Value *Any = B.CreateCall(Step, StepArgs);
@@ -900,13 +995,19 @@ std::string interchange(KernelEntry &K, FunctionAnalysisManager &FAM, std::strin
     InitStateEntry = emitPhaseEntry(K, *Work, InitStateFn, S, Phase::InitState, Base + ".init");
   }
   Function *StepFn = clonePhase(*Work, S, Phase::Step, Base + ".step");
+  Function *StepAllEntry = nullptr;
+  if (Closed) {
+    Function *StepAllFn = clonePhase(*Work, S, Phase::StepAll, Base + ".stepall");
+    StepAllEntry = emitPhaseEntry(K, *Work, StepAllFn, S, Phase::StepAll, Base + ".stepall");
+  }
   Function *FinishFn = clonePhase(*Work, S, Phase::Finish, Base + ".finish");
   Function *StepEntry = emitPhaseEntry(K, *Work, StepFn, S, Phase::Step, Base + ".step");
   Function *FinishEntry =
       emitPhaseEntry(K, *Work, FinishFn, S, Phase::Finish, Base + ".finish");
   K.CpuBlockEntry = emitInterchangedEntry(K, S, CheckEntry, InitStateEntry, StepEntry,
-                                          FinishEntry, K.CpuBlockEntry);
-  How = Closed ? "range checked at each block's first and last thread"
+                                          StepAllEntry, FinishEntry, K.CpuBlockEntry);
+  How = Closed ? "range checked at each block's first and last thread; the rounds every "
+                 "thread of a group runs go without the loop's test"
                : "range checked thread by thread: start is not threadIdx.x plus a per-block "
                  "value, or step or n differ between threads";
   FAM.clear(*Work, Work->getName());

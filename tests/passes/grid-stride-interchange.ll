@@ -72,7 +72,10 @@
 ; CHECK: gs.phase:
 ; CHECK: %[[S]] = load float, ptr
 ; CHECK: define internal void @sum.kp.cpu_block.gridstride(ptr %args, ptr %range) #[[BLOCK:[0-9]+]]
-; CHECK: alloca [16384 x float]
+; The carried sums: 16384 floats, 1 KiB past a page boundary (away from page-aligned arrays:
+; no 4K aliasing between the loads of x and the stores of the sums).
+; CHECK: %gs.state.page = alloca [69632 x i8], align 4096
+; CHECK: %gs.state = getelementptr inbounds i8, ptr %gs.state.page, i32 1024
 ; CHECK: call i1 @sum.kp.gridstride.check.kp.cpu_block(
 ; CHECK: in_order:
 ; CHECK: call void @sum.kp.cpu_block(ptr %args, ptr %gs.range)
