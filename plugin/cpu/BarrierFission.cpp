@@ -632,7 +632,9 @@ bool Fission::prepare(std::string &Why) {
   if (WarpDiv)
     for (Instruction *StandIn : WarpStandIns)
       for (unsigned K : {1u, 3u}) {
-        auto *Slot = cast<AllocaInst>(cast<CallInst>(StandIn)->getArgOperand(K));
+        auto *Slot = dyn_cast<AllocaInst>(cast<CallInst>(StandIn)->getArgOperand(K));
+        if (!Slot)
+          continue; // a constant (WarpCollectives.cpp's storedOrConstant)
         bool Same = true;
         for (User *U : Slot->users())
           if (auto *St = dyn_cast<StoreInst>(U); St && St->getPointerOperand() == Slot)

@@ -53,6 +53,36 @@ Op opOfStandIn(const CallInst *StandIn) {
   return Op(cast<ConstantInt>(StandIn->getArgOperand(0))->getZExtValue());
 }
 
+/// A collective's mask or lane argument for the stand-in: where it is a constant, a
+/// constant global holding it (the lanes store nothing: in the tree reduction's shuffles
+/// that was two stores per lane), Slot erased; else Slot, with the operand stored into it
+/// at B.
+Value *storedOrConstant(IRBuilder<> &B, Value *Op, Value *Slot) {
+  auto *C = dyn_cast<ConstantInt>(Op);
+  if (!C) {
+    B.CreateStore(Op, Slot);
+    return Slot;
+  }
+  cast<AllocaInst>(Slot)->eraseFromParent();
+  Module &M = *B.GetInsertBlock()->getModule();
+  std::string Name = "kp.warp.const." + std::to_string(C->getSExtValue());
+  if (GlobalVariable *G = M.getNamedGlobal(Name))
+    return G;
+  auto *G = new GlobalVariable(M, C->getType(), /*isConstant=*/true,
+                               GlobalValue::PrivateLinkage, C, Name);
+  G->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  return G;
+}
+
+/// The value of a collective's mask or lane argument that every lane of the warp has, where
+/// known before the lanes run: the constant (storedOrConstant), or the warp's first lane's
+/// (WarpSlots::Lead); else nullptr.
+Value *warpUniformOperand(const WarpSlots &S, Value *Slot) {
+  if (auto *G = dyn_cast<GlobalVariable>(Slot))
+    return G->getInitializer();
+  return S.Lead(Slot);
+}
+
 } // namespace
 
 bool isWarpCollectiveCall(const Instruction &I) {
@@ -76,12 +106,16 @@ void lowerWarpCollectives(Function &F, SmallPtrSetImpl<Instruction *> &StandIns)
     Value *Arg = Local("kp.warp.arg");
     B.SetInsertPoint(Call);
     unsigned N = Call->arg_size();
-    B.CreateStore(N > 0 ? Call->getArgOperand(0) : B.getInt32(0), Mask);
+    // The mask and lane argument go into slots the lanes store, or, where a constant,
+    // into a constant global nobody stores (the same in every lane by definition).
+    Value *MaskOp = N > 0 ? Call->getArgOperand(0) : B.getInt32(0);
+    Value *ArgOp = N > 2 ? Call->getArgOperand(2) : B.getInt32(0);
     Value *V = N > 1 ? Call->getArgOperand(1) : B.getInt32(0);
     if (!isShuffle(K)) // a predicate: what matters is whether it is set
       V = B.CreateZExt(B.CreateICmpNE(V, B.getInt32(0)), B.getInt32Ty());
     B.CreateStore(V, Val);
-    B.CreateStore(N > 2 ? Call->getArgOperand(2) : B.getInt32(0), Arg);
+    Mask = storedOrConstant(B, MaskOp, Mask);
+    Arg = storedOrConstant(B, ArgOp, Arg);
     B.SetInsertPoint(Call->getNextNode());
     CallInst *StandIn = B.CreateCall(standInFn(*F.getParent(), !isShuffle(K)),
                                      {B.getInt32(unsigned(K)), Mask, Val, Arg}, "kp.warp");
@@ -233,7 +267,8 @@ Value *emitWarpPrologue(CallInst *StandIn, IRBuilder<> &B, const WarpFrame &W,
     B.CreateStore(B.CreateLoad(I32, OfLane(Vals, L)), laneElement(B, W.Snapshot, L));
   });
   Value *MaskSlot = StandIn->getArgOperand(1), *ArgSlot = StandIn->getArgOperand(3);
-  Value *LeadMask = S.Lead(MaskSlot), *LeadArg = S.Lead(ArgSlot);
+  Value *LeadMask = warpUniformOperand(S, MaskSlot);
+  Value *LeadArg = warpUniformOperand(S, ArgSlot);
   auto General = [&] {
     emitLaneLoop(B, B.getInt32(0), W.Lanes, "kp.warp.shuffle", [&](Value *L) {
       Value *Mask = LeadMask ? LeadMask : B.CreateLoad(I32, OfLane(S.Home(MaskSlot), L));
@@ -271,7 +306,7 @@ Value *emitWarpLaneResult(CallInst *StandIn, IRBuilder<> &B, const WarpFrame &W,
   Value *Existing = existingLanes(B, W);
   if (K == Op::ActiveMask)
     return Existing; // the split proved that every lane of the warp reaches it
-  Value *Mask = S.Lead(StandIn->getArgOperand(1));
+  Value *Mask = warpUniformOperand(S, StandIn->getArgOperand(1));
   if (!Mask)
     Mask = B.CreateLoad(I32, S.Own(StandIn->getArgOperand(1)), "kp.warp.mask");
   Value *Group = B.CreateAnd(Mask, Existing);

@@ -29,9 +29,10 @@ namespace kernplug {
 bool isWarpCollectiveCall(const llvm::Instruction &I);
 
 /// Rewrites each warp collective call of F (an indexed clone, its callees inlined): its
-/// operands stored into new entry-block allocas before it, the call left in place with its
-/// result unused, and a stand-in right after it taking the result's uses. Returns the
-/// stand-ins in StandIns.
+/// operands stored into new entry-block allocas before it (a constant mask or lane argument
+/// is not stored: the stand-in gets a constant global holding it instead of an alloca), the
+/// call left in place with its result unused, and a stand-in right after it taking the
+/// result's uses. Returns the stand-ins in StandIns.
 void lowerWarpCollectives(llvm::Function &F, llvm::SmallPtrSetImpl<llvm::Instruction *> &StandIns);
 
 /// The warp a region's lane loop runs: its first lane's linear id in the block, the number
