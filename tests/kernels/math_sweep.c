@@ -70,11 +70,12 @@ static int is_fast(int op) { return op >= OP_fast_exp && op <= OP_saturate; }
 static int float_only(int op) { return is_fast(op); }
 
 #define CLASSIFY(x)                                                                          \
-  (!!isnan(x) | !!isinf(x) << 1 | !!isfinite(x) << 2 | !!isnormal(x) << 3 |                    \
-   !!signbit(x) << 4 | fpclassify(x) << 5)
+  ((isnan(x) != 0) | (isinf(x) != 0) << 1 | (isfinite(x) != 0) << 2 |                        \
+   (isnormal(x) != 0) << 3 | (signbit(x) != 0) << 4 | fpclassify(x) << 5)
 #define COMPARE(x, y)                                                                        \
-  (!!isgreater(x, y) | !!isgreaterequal(x, y) << 1 | !!isless(x, y) << 2 |                     \
-   !!islessequal(x, y) << 3 | !!islessgreater(x, y) << 4 | !!isunordered(x, y) << 5)
+  ((isgreater(x, y) != 0) | (isgreaterequal(x, y) != 0) << 1 | (isless(x, y) != 0) << 2 |    \
+   (islessequal(x, y) != 0) << 3 | (islessgreater(x, y) != 0) << 4 |                         \
+   (isunordered(x, y) != 0) << 5)
 
 #define CASE_UNARY(fn, S)                                                                    \
   case OP_##fn:                                                                              \
