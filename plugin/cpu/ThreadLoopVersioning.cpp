@@ -232,9 +232,9 @@ public:
     if (!NoWrap)
       return nullptr;
     Type *I64 = Ext->getType();
-    return cast<SCEVAddRecExpr>(SE.getAddRecExpr(SE.getSignExtendExpr(AR->getStart(), I64),
-                                                 SE.getSignExtendExpr(AR->getStepRecurrence(SE), I64),
-                                                 &L, SCEV::FlagAnyWrap));
+    const SCEV *Start = SE.getSignExtendExpr(AR->getStart(), I64);
+    const SCEV *Step = SE.getSignExtendExpr(AR->getStepRecurrence(SE), I64);
+    return cast<SCEVAddRecExpr>(SE.getAddRecExpr(Start, Step, &L, SCEV::FlagAnyWrap));
   }
 
   Value *expandAt(const SCEV *S, Instruction *At) {
