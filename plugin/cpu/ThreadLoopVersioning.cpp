@@ -194,12 +194,51 @@ public:
                                      B.CreateZExt(Count, Wide)));
       Last[I] = B.CreateTrunc(WideLast, Op->getType());
       OK = B.CreateAnd(OK, B.CreateICmpEQ(Ext(Last[I]), WideLast)); // no wrap
+      if (Signed)
+        CheckedNoSignedWrap.insert(AR);
     }
     ICmpInst::Predicate P = Lf.Cmp->getPredicate();
     if (!Lf.Want)
       P = ICmpInst::getInversePredicate(P);
     OK = B.CreateAnd(OK, B.CreateICmp(P, First[0], First[1]));
     return B.CreateAnd(OK, B.CreateICmp(P, Last[0], Last[1]));
+  }
+
+  /// Where Ext sign-extends to i64 a narrower value of L whose add recurrence the check
+  /// proves not to wrap (a signed leaf's operand, or a no-wrap predicate of PSE): that
+  /// value as a 64-bit recurrence {sext(start),+,sext(step)}, which the fast copy may
+  /// compute in 64 bits; else nullptr (SCEV already knows, or nothing is proved).
+  const SCEVAddRecExpr *wideRecurrence(SExtInst *Ext) {
+    if (!Ext->getType()->isIntegerTy(64))
+      return nullptr;
+    if (auto *Known = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Ext)); Known && Known->getLoop() == &L)
+      return nullptr;
+    const SCEV *S = SE.getSCEV(Ext->getOperand(0));
+    auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+    if (!AR) {
+      SmallPtrSet<const SCEVPredicate *, 4> Preds;
+      AR = SE.convertSCEVToAddRecWithPredicates(S, &L, Preds);
+      if (!AR || !llvm::all_of(Preds, [&](const SCEVPredicate *P) {
+            return PSE.getPredicate().implies(P);
+          }))
+        return nullptr;
+    }
+    if (AR->getLoop() != &L || !AR->isAffine() ||
+        !isa<SCEVConstant>(AR->getStepRecurrence(SE)))
+      return nullptr;
+    bool NoWrap = CheckedNoSignedWrap.count(AR) ||
+                  PSE.getPredicate().implies(
+                      SE.getWrapPredicate(AR, SCEVWrapPredicate::IncrementNSSW));
+    if (!NoWrap)
+      return nullptr;
+    Type *I64 = Ext->getType();
+    const SCEV *Start = SE.getSignExtendExpr(AR->getStart(), I64);
+    const SCEV *Step = SE.getSignExtendExpr(AR->getStepRecurrence(SE), I64);
+    return cast<SCEVAddRecExpr>(SE.getAddRecExpr(Start, Step, &L, SCEV::FlagAnyWrap));
+  }
+
+  Value *expandAt(const SCEV *S, Instruction *At) {
+    return Exp.expandCodeFor(S, S->getType(), At);
   }
 
 private:
@@ -228,6 +267,8 @@ private:
   ScalarEvolution &SE;
   PredicatedScalarEvolution PSE;
   DenseMap<Value *, const SCEV *> Taken;
+  /// Add recurrences of signed leaves, which holdsThroughout checks do not wrap.
+  SmallPtrSet<const SCEV *, 8> CheckedNoSignedWrap;
   const SCEV *BTC;
   const DataLayout &DL;
   SCEVExpander Exp;
@@ -240,8 +281,8 @@ struct Guard {
 
 /// Clones L before its preheader and makes the preheader choose between the
 /// copies on Check; returns the map from L's values to the copy's.
-void versionLoop(Loop &L, BasicBlock *CheckBB, Value *Check, ValueToValueMapTy &VMap,
-                 LoopInfo &LI, DominatorTree &DT) {
+Loop *versionLoop(Loop &L, BasicBlock *CheckBB, Value *Check, ValueToValueMapTy &VMap,
+                  LoopInfo &LI, DominatorTree &DT) {
   BasicBlock *GuardedPH = SplitBlock(CheckBB, CheckBB->getTerminator(), &DT, &LI, nullptr,
                                      "kp.guarded.ph");
   SmallVector<BasicBlock *, 16> Blocks;
@@ -264,6 +305,33 @@ void versionLoop(Loop &L, BasicBlock *CheckBB, Value *Check, ValueToValueMapTy &
         Phi.addIncoming(Mapped ? Mapped : V, cast<BasicBlock>(VMap[In]));
       }
   dropMarker(*Fast);
+  return Fast;
+}
+
+/// In the fast copy Fast, replaces each sign extension of Wide (original -> its 64-bit
+/// recurrence) by a 64-bit induction variable, so that the addresses built from it are
+/// consecutive 64-bit indices to the vectoriser, not a 32-bit sum extended per element.
+void widenIndices(Versioner &V, Loop &Fast, ValueToValueMapTy &VMap,
+                  ArrayRef<std::pair<SExtInst *, const SCEVAddRecExpr *>> Wide) {
+  BasicBlock *PH = Fast.getLoopPreheader(), *Header = Fast.getHeader(),
+             *Latch = Fast.getLoopLatch();
+  if (!PH || !Latch)
+    return;
+  for (auto [Ext, AR] : Wide) {
+    auto *Copy = dyn_cast_or_null<Instruction>(VMap.lookup(Ext));
+    if (!Copy)
+      continue;
+    Value *Start = V.expandAt(AR->getStart(), PH->getTerminator());
+    auto *Step = cast<SCEVConstant>(AR->getOperand(1))->getValue();
+    PHINode *Phi = PHINode::Create(Start->getType(), 2, Ext->getName() + ".kp.wide");
+    Phi->insertBefore(Header->getFirstNonPHIIt());
+    auto *Next = BinaryOperator::CreateAdd(Phi, Step, Phi->getName() + ".next",
+                                           Latch->getTerminator()->getIterator());
+    Phi->addIncoming(Start, PH);
+    Phi->addIncoming(Next, Latch);
+    Copy->replaceAllUsesWith(Phi);
+    Copy->eraseFromParent();
+  }
 }
 
 /// Whether L calls a function with no vector version (expf without -fveclib): the
@@ -415,8 +483,16 @@ bool versionThreadLoop(Function &F, Loop *L, LoopInfo &LI, FunctionAnalysisManag
   Value *Check = V.assumptionsHold(B);
   for (const Leaf &Lf : Leaves)
     Check = B.CreateAnd(Check, V.holdsThroughout(B, Lf));
+  SmallVector<std::pair<SExtInst *, const SCEVAddRecExpr *>, 4> Wide;
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB)
+      if (auto *Ext = dyn_cast<SExtInst>(&I))
+        if (const SCEVAddRecExpr *AR = V.wideRecurrence(Ext);
+            AR && V.safeToExpand(AR->getStart()))
+          Wide.push_back({Ext, AR});
   ValueToValueMapTy VMap;
-  versionLoop(*L, Preheader, Check, VMap, LI, DT);
+  Loop *Fast = versionLoop(*L, Preheader, Check, VMap, LI, DT);
+  widenIndices(V, *Fast, VMap, Wide);
   dropMarker(*L);
   disableUnrolling(*L);
   for (const Guard &G : Guards) {
