@@ -12,6 +12,8 @@
 
 #include "clang/Basic/AttributeCommonInfo.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Attributes.h"
 #include "llvm/IR/Function.h"
@@ -37,6 +39,26 @@ inline constexpr unsigned LLVMMajor = LLVM_VERSION_MAJOR;
 #endif
 
 // --- LLVM IR ---------------------------------------------------------------------------------
+
+/// The predicates ScalarEvolution::convertSCEVToAddRecWithPredicates adds (22 collects them in
+/// a SmallVector, 19 in a SmallPtrSet).
+#if LLVM_VERSION_MAJOR >= 22
+template <class Pred> using SCEVPredicateList = llvm::SmallVector<const Pred *, 4>;
+#else
+template <class Pred> using SCEVPredicateList = llvm::SmallPtrSet<const Pred *, 4>;
+#endif
+
+/// Whether SCEV predicate P implies N (22 also asks ScalarEvolution). Pred is
+/// llvm::SCEVPredicate, a parameter so that this header needs no SCEV include.
+template <class Pred, class SE>
+bool predicateImplies(const Pred &P, const Pred *N, SE &ScalarEvolution) {
+#if LLVM_VERSION_MAJOR >= 22
+  return P.implies(N, ScalarEvolution);
+#else
+  (void)ScalarEvolution;
+  return P.implies(N);
+#endif
+}
 
 /// The declaration of an intrinsic, inserted when missing (19: getDeclaration; 22:
 /// getOrInsertDeclaration).

@@ -516,7 +516,7 @@ enum class Phase { Init, InitState, Check, Step, StepAll, Finish };
 /// code after the loop from state[w].
 Function *clonePhase(Function &Work, const GridStrideShape &S, Phase P, const Twine &Name) {
   LLVMContext &C = Work.getContext();
-  Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
+  Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
   SmallVector<Type *, 16> Params(Work.getFunctionType()->params());
   unsigned FirstState = Params.size();
   Params.append(S.State.size(), Ptr);

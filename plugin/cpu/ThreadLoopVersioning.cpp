@@ -216,10 +216,10 @@ public:
     const SCEV *S = SE.getSCEV(Ext->getOperand(0));
     auto *AR = dyn_cast<SCEVAddRecExpr>(S);
     if (!AR) {
-      SmallPtrSet<const SCEVPredicate *, 4> Preds;
+      compat::SCEVPredicateList<SCEVPredicate> Preds;
       AR = SE.convertSCEVToAddRecWithPredicates(S, &L, Preds);
       if (!AR || !llvm::all_of(Preds, [&](const SCEVPredicate *P) {
-            return PSE.getPredicate().implies(P);
+            return compat::predicateImplies(PSE.getPredicate(), P, SE);
           }))
         return nullptr;
     }
@@ -227,8 +227,9 @@ public:
         !isa<SCEVConstant>(AR->getStepRecurrence(SE)))
       return nullptr;
     bool NoWrap = CheckedNoSignedWrap.count(AR) ||
-                  PSE.getPredicate().implies(
-                      SE.getWrapPredicate(AR, SCEVWrapPredicate::IncrementNSSW));
+                  compat::predicateImplies<SCEVPredicate>(
+                      PSE.getPredicate(),
+                      SE.getWrapPredicate(AR, SCEVWrapPredicate::IncrementNSSW), SE);
     if (!NoWrap)
       return nullptr;
     Type *I64 = Ext->getType();
