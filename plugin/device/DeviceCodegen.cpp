@@ -237,39 +237,6 @@ void answerPrecSqrt(Module &Dev, bool FastMath) {
   }
 }
 
-/// nvcc's --use_fast_math on the device code alone (the option fast-math): libdevice's fast
-/// versions of the float functions (__nv_fast_sinf: sin.approx, ...), approximate division and
-/// square root, and flush-to-zero of float denormals, in the user's functions and in
-/// libdevice (__nvvm_reflect("__CUDA_FTZ")). Before libdevice is linked (the fast names), and
-/// after (the attributes on its functions too).
-void useDeviceFastMath(Module &Dev) {
-  for (Function &F : Dev.functions()) {
-    if (F.isDeclaration())
-      continue;
-    compat::allowApproxFloatDivSqrt(F);
-    F.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
-  }
-  Dev.setModuleFlag(Module::Override, "nvvm-reflect-ftz",
-                    ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Dev.getContext()), 1)));
-  for (StringRef Name : {"sinf", "cosf", "tanf", "expf", "exp10f", "logf", "log2f", "log10f",
-                         "powf", "sincosf"}) {
-    Function *Precise = Dev.getFunction(("__nv_" + Name).str());
-    if (!Precise || !Precise->isDeclaration())
-      continue;
-    FunctionCallee Fast =
-        Dev.getOrInsertFunction(("__nv_fast_" + Name).str(), Precise->getFunctionType());
-    Precise->replaceAllUsesWith(Fast.getCallee());
-    Precise->eraseFromParent();
-  }
-  // -prec-sqrt=false: C's sqrtf is __nv_fsqrt_rn (sqrt.rn); __nv_sqrtf is sqrt.approx once
-  // answerPrecSqrt says __CUDA_PREC_SQRT is 0.
-  if (Function *Rounded = Dev.getFunction("__nv_fsqrt_rn"); Rounded && Rounded->isDeclaration()) {
-    FunctionCallee Approx = Dev.getOrInsertFunction("__nv_sqrtf", Rounded->getFunctionType());
-    Rounded->replaceAllUsesWith(Approx.getCallee());
-    Rounded->eraseFromParent();
-  }
-}
-
 /// -ffast-math is nvcc's --use_fast_math, which implies --ftz=true: float subnormals are
 /// flushed to zero (.ftz instructions), and libdevice's __nvvm_reflect("__CUDA_FTZ") says so.
 void flushFloatSubnormals(Module &Dev) {
@@ -277,6 +244,36 @@ void flushFloatSubnormals(Module &Dev) {
   for (Function &F : Dev.functions())
     if (!F.isDeclaration())
       F.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
+}
+
+/// nvcc's --use_fast_math on the device code alone (the option fast-math): libdevice's fast
+/// versions of the float functions (__nv_fast_sinf: sin.approx, ...), approximate division and
+/// square root, and flush-to-zero of float denormals, in the user's functions and in
+/// libdevice (__nvvm_reflect("__CUDA_FTZ")). Before libdevice is linked (the fast names), and
+/// after (the attributes on its functions too).
+void useDeviceFastMath(Module &Dev) {
+  for (Function &F : Dev.functions())
+    if (!F.isDeclaration())
+      compat::allowApproxFloatDivSqrt(F);
+  flushFloatSubnormals(Dev);
+  // Each precise libdevice function the code calls becomes its fast form. -prec-sqrt=false:
+  // C's sqrtf is __nv_fsqrt_rn (sqrt.rn); __nv_sqrtf is sqrt.approx once answerPrecSqrt says
+  // __CUDA_PREC_SQRT is 0.
+  static const std::pair<const char *, const char *> FastForms[] = {
+      {"__nv_sinf", "__nv_fast_sinf"},     {"__nv_cosf", "__nv_fast_cosf"},
+      {"__nv_tanf", "__nv_fast_tanf"},     {"__nv_expf", "__nv_fast_expf"},
+      {"__nv_exp10f", "__nv_fast_exp10f"}, {"__nv_logf", "__nv_fast_logf"},
+      {"__nv_log2f", "__nv_fast_log2f"},   {"__nv_log10f", "__nv_fast_log10f"},
+      {"__nv_powf", "__nv_fast_powf"},     {"__nv_sincosf", "__nv_fast_sincosf"},
+      {"__nv_fsqrt_rn", "__nv_sqrtf"}};
+  for (auto [PreciseName, FastName] : FastForms) {
+    Function *Precise = Dev.getFunction(PreciseName);
+    if (!Precise || !Precise->isDeclaration())
+      continue;
+    FunctionCallee Fast = Dev.getOrInsertFunction(FastName, Precise->getFunctionType());
+    Precise->replaceAllUsesWith(Fast.getCallee());
+    Precise->eraseFromParent();
+  }
 }
 
 /// Whether the user's device code was compiled with -ffast-math (before libraries are linked).
