@@ -15,19 +15,14 @@ fi
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 
+. "$(dirname -- "$0")/one_line_refusal.sh"
 expect_refusal() { # how, then the command
   how=$1
   shift
   "$@" -c "$src" -o "$work/t.o" 2>"$work/err"
-  status=$?
-  echo "== $how: exit status $status"
-  cat "$work/err"
-  [ "$status" -eq 1 ] || { echo "FAIL ($how): exit status $status, expected 1"; exit 1; }
-  lines=$(wc -l <"$work/err")
-  [ "$lines" -eq 1 ] || { echo "FAIL ($how): $lines lines on stderr, expected 1"; exit 1; }
-  grep -Eq "^kernplug: error: .*/kernplug\.so is the plugin for clang $major, but clang [0-9]+\.[0-9.]+ loaded it; compile with clang $major \(/[^)]*\) or kpcc" \
-    "$work/err" || { echo "FAIL ($how): the line does not name the clang the plugin needs"; exit 1; }
-  [ ! -e "$work/t.o" ] || { echo "FAIL ($how): an object was written"; exit 1; }
+  expect_one_line_refusal "$how" $? "$work/err" \
+    "^kernplug: error: .*/kernplug\.so is the plugin for clang $major, but clang [0-9]+\.[0-9.]+ loaded it; compile with clang $major \(/[^)]*\) or kpcc" \
+    "$work/t.o"
 }
 
 expect_refusal "$other -fplugin=" "$other" -fplugin="$plugin"
