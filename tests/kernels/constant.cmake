@@ -9,7 +9,7 @@ kp_kernel_expect(constant_return_mode constant_errors_expect EXPECT success ARGS
 # The CUDA path on the fake driver: the program reads the log back (see the file's comment).
 if(TARGET fake_cuda)
   kp_kernel_expect(constant_fake_cuda constant_errors_expect EXPECT success ARGS fake
-    ENV KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
+    ENV ${kp_fake_cuda_env}
         FAKE_CUDA_LOG=${CMAKE_CURRENT_BINARY_DIR}/constant_fake_cuda.log
     STDOUT "constant_errors fake: finished")
 endif()

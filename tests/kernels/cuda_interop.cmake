@@ -19,7 +19,7 @@ set_tests_properties(kernel.cuda_interop.gpu PROPERTIES LABELS gpu ENVIRONMENT "
                      SKIP_RETURN_CODE 77)
 
 if(TARGET fake_cuda)
-  set(ci_fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1")
+  set(ci_fake ${kp_fake_cuda_env})
   foreach(scenario foreign foreign_managed handles wrap)
     set(ci_more "")
     if(scenario MATCHES "^foreign")

@@ -11,7 +11,7 @@ add_dependencies(kt_dlclose kt_dlclose_lib)
 # nothing uses it afterwards, and that the program's own module stays loaded.
 if(TARGET fake_cuda)
   kp_kernel_expect(dlclose_fake_cuda dlclose EXPECT success ARGS fake
-    ENV KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
+    ENV ${kp_fake_cuda_env}
         FAKE_CUDA_LOG=${CMAKE_CURRENT_BINARY_DIR}/dlclose_fake_cuda.log
     STDOUT "dlclose: round 3 ok" "dlclose: ok")
 endif()

@@ -12,7 +12,7 @@ kp_kernel_expect(forall_return_mode forall_errors_expect EXPECT success ARGS ret
 # 768 threads, 132 SMs x 2 blocks) and launches ceil(n / block) blocks; a small n gets whole
 # warps; without an answer (FAKE_CUDA_FAIL=occupancy) the block is 256.
 if(TARGET fake_cuda)
-  set(fa_fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
+  set(fa_fake ${kp_fake_cuda_env}
       FAKE_CUDA_LOG=/dev/stderr)
   kp_kernel_expect(forall_fake_cuda forall_errors_expect EXPECT success ARGS fake
     ENV ${fa_fake} STDOUT "forall_errors fake: finished" "kp_occupancy(fill): block 768, min_grid 264"

@@ -14,7 +14,7 @@ endif()
 # is an error naming fork(), as CUDA forbids it; the parent goes on.
 if(TARGET fake_cuda)
   kp_kernel_expect(fork_child_fake_cuda fork_child EXPECT success ARGS no-results
-    ENV KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
+    ENV ${kp_fake_cuda_env}
     STDOUT "child: this process was created by fork() after kernplug started the CUDA backend in its parent, and CUDA cannot be used in such a child"
            "fork_child: finished")
 endif()

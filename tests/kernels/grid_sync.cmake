@@ -18,7 +18,7 @@ kp_kernel_expect(grid_sync_watchdog grid_sync_errors_expect EXPECT fail ARGS wat
 # CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE reported with the kernel and the grid.
 if(TARGET fake_cuda)
   kp_kernel_expect(grid_sync_fake_cuda grid_sync_errors_expect EXPECT success ARGS fake
-    ENV KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
+    ENV ${kp_fake_cuda_env}
         FAKE_CUDA_LOG=${CMAKE_CURRENT_BINARY_DIR}/grid_sync_fake_cuda.log
     STDOUT "grid_sync fake: limit 4224" "grid_sync_errors fake: finished"
     LACKS "a kernel failed earlier"

@@ -27,7 +27,7 @@ kp_kernel_expect(gufunc_return_mode gufunc_errors_expect EXPECT success ARGS ret
 # the kernel gets n, the two device copies and the size 2; a million rows take the grid the
 # occupancy answer allows (132 SMs x 2 blocks of 768) and the loop strides over the rest.
 if(TARGET fake_cuda)
-  set(gu_fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
+  set(gu_fake ${kp_fake_cuda_env}
       FAKE_CUDA_LOG=/dev/stderr)
   kp_kernel_expect(gufunc_fake_cuda_staged gufunc_errors_expect EXPECT success ARGS staged
     ENV ${gu_fake} STDOUT "gufunc_errors staged: finished"
@@ -44,7 +44,7 @@ endif()
 # and n = 7; only the two arrays are copied (280 bytes each).
 if(TARGET fake_cuda)
   kp_kernel_expect(gufunc_fake_cuda_by_value gufunc_scalar_fake_expect EXPECT success
-    ENV KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1" FAKE_CUDA_LOG=/dev/stderr
+    ENV ${kp_fake_cuda_env} FAKE_CUDA_LOG=/dev/stderr
     STDOUT "gufunc_scalar_fake: finished"
     STDERR "cuLaunchKernel __kp_guvec_scale_row " "params=0xa,0x" ",0x40200000,fd,0x" ",0x7\n")
 endif()

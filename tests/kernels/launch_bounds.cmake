@@ -6,7 +6,7 @@ kp_kernel_fails(launch_bounds over_2d "${lb_err}512 threads per block (32 x 16 x
 kp_kernel_expect(launch_bounds_return_mode launch_bounds_errors_expect EXPECT success ARGS return_mode
                  ENV KP_BACKEND=cpu STDOUT "launch_bounds_errors return_mode: finished")
 if(TARGET fake_cuda)
-  set(lb_fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
+  set(lb_fake ${kp_fake_cuda_env}
       FAKE_CUDA_LOG=/dev/stderr)
   kp_kernel_expect(launch_bounds_fake_cuda_over launch_bounds_errors_expect EXPECT fail ARGS over
     ENV ${lb_fake} STDERR "${lb_err}512 threads per block (512 x 1 x 1) exceed the kernel's launch_bounds(256)"

@@ -20,7 +20,7 @@ kp_kernel_expect(memops_return_mode memops_errors_expect EXPECT success ARGS ret
 # cuMemcpy variant (the log is checked by the program), fills the right cuMemsetD*, and the
 # driver's errors are reported naming the call.
 if(TARGET fake_cuda)
-  set(mo_fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1")
+  set(mo_fake ${kp_fake_cuda_env})
   kp_kernel_expect(memops_fake_cuda memops_errors_expect EXPECT success ARGS fake
     ENV ${mo_fake} FAKE_CUDA_LOG=${CMAKE_CURRENT_BINARY_DIR}/memops_fake_cuda.log
     STDOUT "memops_errors fake: finished")

@@ -40,7 +40,7 @@ kp_kernel_expect(memory_leaks_off memory_errors_expect EXPECT success ARGS leaks
   ENV ${mem_cpu} LACKS "KP_DEBUG=leaks")
 
 if(TARGET fake_cuda)
-  set(mem_fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1")
+  set(mem_fake ${kp_fake_cuda_env})
   set(mem_log ${CMAKE_CURRENT_BINARY_DIR})
   kp_kernel_expect(memory_fake_cuda memory_errors_expect EXPECT success ARGS fake
     ENV ${mem_fake} FAKE_CUDA_LOG=${mem_log}/memory_fake_cuda.log

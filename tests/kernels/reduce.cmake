@@ -25,7 +25,7 @@ kp_kernel_expect(reduce_return_mode reduce_errors_expect EXPECT success ARGS ret
 # the 163 partials, and 4 bytes come back.
 if(TARGET fake_cuda)
   kp_kernel_expect(reduce_fake_cuda reduce_errors_expect EXPECT success ARGS staged
-    ENV KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
+    ENV ${kp_fake_cuda_env}
         FAKE_CUDA_LOG=/dev/stderr
     STDERR "cuModuleGetFunction __kp_reduce_fsum" "cuMemcpyHtoD 0x" " 4000000\n"
            "cuLaunchKernel __kp_reduce_fsum grid=163,1,1 block=768,1,1 shared=0 stream=(nil) params=0xf4240,0x"

@@ -15,7 +15,7 @@ kp_kernel_expect(stream_sync_return_mode stream_sync_errors_expect EXPECT succes
 # cuLaunchHostFunc per stream (the fake runs host functions on a thread of their own), frees
 # that wait for the device while a non-blocking stream lives; the driver's errors reported.
 if(TARGET fake_cuda)
-  set(ss_fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1")
+  set(ss_fake ${kp_fake_cuda_env})
   kp_kernel_expect(stream_sync_fake_cuda stream_sync_errors_expect EXPECT success ARGS fake
     ENV ${ss_fake} FAKE_CUDA_LOG=${CMAKE_CURRENT_BINARY_DIR}/stream_sync_fake_cuda.log
     STDOUT "stream_sync_errors fake: finished")

@@ -30,7 +30,7 @@ kp_kernel_expect(streams_return_mode streams_errors_expect EXPECT success ARGS r
 # and events work in their own device's context and that mixing devices is stopped. Then the
 # driver's own errors.
 if(TARGET fake_cuda)
-  set(st_fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1")
+  set(st_fake ${kp_fake_cuda_env})
   kp_kernel_expect(streams_fake_cuda streams_errors_expect EXPECT success ARGS fake
     ENV ${st_fake} FAKE_CUDA_LOG=${CMAKE_CURRENT_BINARY_DIR}/streams_fake_cuda.log
     STDOUT "streams_errors fake: finished")

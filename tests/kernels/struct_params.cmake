@@ -3,7 +3,7 @@
 # checked against the fake driver, which reads each parameter with the size its PTX .param
 # declares. It runs no kernels, so the programs' own checks fail afterwards.
 if(TARGET fake_cuda)
-  set(fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
+  set(fake ${kp_fake_cuda_env}
       FAKE_CUDA_LOG=/dev/stderr)
   # b = 7, c = 20.5, then the bytes of rgb {1, 2, 3}, s12 {100, -5, 300} and s40 {0, 1, 2, 3, 4}.
   kp_kernel_expect(calling_conventions_fake_cuda calling_conventions EXPECT fail ENV ${fake}

@@ -28,7 +28,7 @@ kp_kernel_expect(ufunc_return_mode ufunc_errors_expect EXPECT success ARGS retur
 # the kernel's loop strides over the rest; 100 elements take one block of 128 threads (whole
 # warps). Without an occupancy answer the grid covers n in blocks of 256.
 if(TARGET fake_cuda)
-  set(uf_fake KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
+  set(uf_fake ${kp_fake_cuda_env}
       FAKE_CUDA_LOG=/dev/stderr)
   kp_kernel_expect(ufunc_fake_cuda_staged ufunc_errors_expect EXPECT success ARGS fake_staged
     ENV ${uf_fake} STDOUT "ufunc_errors fake_staged: finished"
@@ -46,7 +46,7 @@ if(TARGET fake_cuda)
   # the arrays from element 2^30 on; with no broadcast scalar the all-array twin runs.
   # The program reads the log back to check the pointers.
   kp_kernel_expect(ufunc_fake_cuda_chunks ufunc_errors_expect EXPECT success ARGS fake_chunks
-    ENV KP_BACKEND=cuda "KP_LIBCUDA=$<TARGET_FILE_DIR:fake_cuda>/libcuda.so.1"
+    ENV ${kp_fake_cuda_env}
         FAKE_CUDA_LOG=${CMAKE_CURRENT_BINARY_DIR}/ufunc_fake_cuda_chunks.log
     STDOUT "ufunc_errors fake_chunks: finished")
   kp_kernel_expect(ufunc_fake_cuda_no_occupancy ufunc_errors_expect EXPECT success ARGS fake_large
