@@ -5,8 +5,8 @@
  * plain C count of what each GPU thread does:
  *   hist_two   two arrays read at i and i itself in the bin: the 64-bit index and the 32-bit
  *              value of the same counter, two prefetched arrays
- *   hist_high  a counter that runs just below INT_MAX (start = grid(1) + base), where the
- *              rounds' 64-bit i of the threads past the end exceeds INT_MAX
+ *   hist_high  a counter that runs just below INT_MAX (start = grid(1) + base): the last
+ *              additions of every thread end within a grid's size of INT_MAX
  *   hist_ofs   v[i] read through a pointer moved back by the start, so that i itself is
  *              large while the bytes read are the array's */
 #include <limits.h>
@@ -75,8 +75,7 @@ static void check_one(unsigned blocks, unsigned threads, int n) {
   check_bins("hist_two", blocks, threads, n, got, want_two);
 
   /* i runs over [base, limit) with limit + the grid's size still an int: no thread's
-   * additions overflow (that would be undefined), but the rounds' last i of the threads past
-   * the end lies beyond INT_MAX. */
+   * additions overflow (that would be undefined), and the last ones end just below INT_MAX. */
   int limit = INT_MAX - (int)total, base = limit - n;
   copy_to_device(bins, zero, BINS);
   launch(hist_high, blocks, threads)(dv, base, limit, bins);
