@@ -31,6 +31,9 @@ using namespace llvm;
 namespace kernplug {
 namespace {
 
+/// How many rounds ahead a round's loads are prefetched (prefetchedArrays).
+const unsigned PrefetchRounds = 16;
+
 /// The kinds of read-modify-write that commute with each other (add and sub are one kind).
 std::optional<unsigned> commutingKind(AtomicRMWInst::BinOp Op) {
   switch (Op) {
@@ -336,6 +339,55 @@ Value *blockFirstStart(Value *Start) {
   return nullptr;
 }
 
+/// In rounds, a worker runs round k of a block's threads (blockDim consecutive elements),
+/// then round k+1 a grid stride further on: a jump the hardware prefetchers do not follow,
+/// so that each round would wait for memory. Each iteration asks for what the same thread
+/// reads PrefetchRounds rounds later: for each array the loop reads at its counter (a[i]),
+/// a prefetch of a[i + PrefetchRounds * step], computed in 64 bits (a prefetch past the end
+/// of an array does nothing). The arrays: the loads' addresses a[i].
+SmallVector<GetElementPtrInst *, 4> prefetchedArrays(Loop &L, const GridStrideCounter &Counter) {
+  const unsigned MaxPrefetches = 4;
+  SmallVector<GetElementPtrInst *, 4> Arrays;
+  SmallPtrSet<const Value *, 4> Bases;
+  auto IsCounter = [&](const Value *V) {
+    if (auto *Ext = dyn_cast<CastInst>(V); Ext && (isa<SExtInst>(Ext) || isa<ZExtInst>(Ext)))
+      V = Ext->getOperand(0);
+    return V == Counter.IV;
+  };
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (auto *Ld = dyn_cast<LoadInst>(&I); Ld && Ld->isSimple())
+        if (auto *GEP = dyn_cast<GetElementPtrInst>(Ld->getPointerOperand());
+            GEP && GEP->getNumIndices() == 1 && L.isLoopInvariant(GEP->getPointerOperand()) &&
+            IsCounter(GEP->getOperand(1)) && Arrays.size() < MaxPrefetches &&
+            Bases.insert(GEP->getPointerOperand()).second)
+          Arrays.push_back(GEP);
+  return Arrays;
+}
+
+/// A prefetch, at B, of each array's element Ahead (a 64-bit index).
+void emitPrefetches(ArrayRef<GetElementPtrInst *> Arrays, IRBuilder<> &B, Value *Ahead) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Function *Prefetch = compat::intrinsic(M, Intrinsic::prefetch, {B.getPtrTy()});
+  for (GetElementPtrInst *GEP : Arrays) {
+    Value *Addr = B.CreateGEP(GEP->getSourceElementType(), GEP->getPointerOperand(), Ahead);
+    B.CreateCall(Prefetch, {Addr, B.getInt32(0), B.getInt32(3), B.getInt32(1)});
+  }
+}
+
+/// The prefetches of the voting rounds (putInRounds): after the counter's step, from it.
+void prefetchAfterStep(const GridStrideCounter &Counter, ArrayRef<GetElementPtrInst *> Arrays) {
+  if (Arrays.empty())
+    return;
+  IRBuilder<> B(Counter.Next->getNextNode());
+  Type *I64 = B.getInt64Ty();
+  auto Wide = [&](Value *V) { return B.CreateSExtOrTrunc(V, I64); };
+  Value *Ahead = B.CreateAdd(Wide(Counter.Next),
+                             B.CreateMul(Wide(Counter.Step), B.getInt64(PrefetchRounds - 1)),
+                             "gs.ahead");
+  emitPrefetches(Arrays, B, Ahead);
+}
+
 /// The rounds without a vote, when the loop is `for (i = X + threadIdx.x; i < n; i += step)`
 /// in signed arithmetic that may not wrap (nsw: a wrap would be undefined), on a counter of
 /// fewer than 64 bits, with X, n and step the same in the whole block. Round k's i is start +
@@ -351,14 +403,20 @@ Value *blockFirstStart(Value *Start) {
 /// threadIdx.x may wrap (X within blockDim.x of the largest int), the lowest start may be any
 /// int: the test then starts from INT_MIN, so that it still holds while any thread has an
 /// iteration left (extra rounds do nothing). Other values the loop carries stay in the
-/// header's phis. False if the loop is not of that form.
-bool putInRoundsByBlockStart(Loop &L, const GridStrideCounter &Counter, FunctionCallee Barrier) {
+/// header's phis. The body's 64-bit i is start + k * step itself, and the prefetches of
+/// Prefetched's arrays are made from it. False if the loop is not of that form.
+bool putInRoundsByBlockStart(Loop &L, const GridStrideCounter &Counter, FunctionCallee Barrier,
+                             ArrayRef<GetElementPtrInst *> Prefetched) {
   BasicBlock *H = L.getHeader();
   auto *Br = cast<BranchInst>(H->getTerminator());
   auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
   BasicBlock *Pre = L.getLoopPreheader();
   if (!Cmp || !Pre || !Counter.Next->hasNoSignedWrap() || Counter.Next->getParent() == H)
     return false;
+  // The counter is recomputed after the test, which a use past the loop would not see.
+  for (User *U : Counter.IV->users())
+    if (!L.contains(cast<Instruction>(U)))
+      return false;
   // 64-bit arithmetic bounds every value only for narrower counters.
   if (Counter.IV->getType()->getIntegerBitWidth() >= 64)
     return false;
@@ -459,49 +517,31 @@ bool putInRoundsByBlockStart(Loop &L, const GridStrideCounter &Counter, Function
   }
   for (BasicBlock *Latch : Latches)
     Latch->getTerminator()->replaceSuccessorWith(H, Join);
+  // In the thread's own iterations (the blocks after In) the 64-bit i is the counter's value
+  // itself: the original reached it by additions that may not wrap (nsw), so it fits in the
+  // counter's type, and its sign extension there is Wide. Without the extension of the
+  // truncated value per element, the guard-free copy of the thread loop
+  // (ThreadLoopVersioning.cpp) computes the index as one 64-bit induction variable.
+  SmallVector<SExtInst *, 4> Widened;
+  for (User *U : Counter.IV->users())
+    if (auto *Ext = dyn_cast<SExtInst>(U);
+        Ext && Ext->getType() == I64 && Ext->getParent() != Go)
+      Widened.push_back(Ext);
+  for (SExtInst *Ext : Widened) {
+    Ext->replaceAllUsesWith(Wide);
+    Ext->eraseFromParent();
+  }
   Counter.IV->replaceAllUsesWith(I);
   Counter.IV->eraseFromParent();
-  return true;
-}
-
-/// In rounds, a worker runs round k of a block's threads (blockDim consecutive elements),
-/// then round k+1 a grid stride further on: a jump the hardware prefetchers do not follow,
-/// so that each round would wait for memory. Each iteration asks for what the same thread
-/// reads PrefetchRounds rounds later: for each array the loop reads at its counter (a[i]),
-/// a prefetch of a[i + PrefetchRounds * step], computed in 64 bits (a prefetch past the end
-/// of an array does nothing).
-void prefetchAhead(Loop &L, const GridStrideCounter &Counter) {
-  const unsigned PrefetchRounds = 16, MaxPrefetches = 4;
-  SmallVector<GetElementPtrInst *, 4> Arrays;
-  SmallPtrSet<const Value *, 4> Bases;
-  auto IsCounter = [&](const Value *V) {
-    if (auto *Ext = dyn_cast<CastInst>(V); Ext && (isa<SExtInst>(Ext) || isa<ZExtInst>(Ext)))
-      V = Ext->getOperand(0);
-    return V == Counter.IV;
-  };
-  for (BasicBlock *BB : L.blocks())
-    for (Instruction &I : *BB)
-      if (auto *Ld = dyn_cast<LoadInst>(&I); Ld && Ld->isSimple())
-        if (auto *GEP = dyn_cast<GetElementPtrInst>(Ld->getPointerOperand());
-            GEP && GEP->getNumIndices() == 1 && L.isLoopInvariant(GEP->getPointerOperand()) &&
-            IsCounter(GEP->getOperand(1)) && Arrays.size() < MaxPrefetches &&
-            Bases.insert(GEP->getPointerOperand()).second)
-          Arrays.push_back(GEP);
-  if (Arrays.empty())
-    return;
-  IRBuilder<> B(Counter.Next->getNextNode());
-  Type *I64 = B.getInt64Ty();
-  auto Wide = [&](Value *V) { return B.CreateSExtOrTrunc(V, I64); };
-  Value *Ahead = B.CreateAdd(Wide(Counter.Next),
-                             B.CreateMul(Wide(Counter.Step), B.getInt64(PrefetchRounds - 1)),
-                             "gs.ahead");
-  Module &M = *L.getHeader()->getModule();
-  Function *Prefetch =
-      compat::intrinsic(M, Intrinsic::prefetch, {B.getPtrTy()});
-  for (GetElementPtrInst *GEP : Arrays) {
-    Value *Addr = B.CreateGEP(GEP->getSourceElementType(), GEP->getPointerOperand(), Ahead);
-    B.CreateCall(Prefetch, {Addr, B.getInt32(0), B.getInt32(3), B.getInt32(1)});
+  // The prefetches of what the thread reads PrefetchRounds rounds later, from Wide: no
+  // 32-bit sum to extend per element.
+  if (!Prefetched.empty()) {
+    IRBuilder<> BP(&*In->getFirstInsertionPt());
+    Value *Ahead = BP.CreateAdd(
+        Wide, BP.CreateMul(Step64, BP.getInt64(PrefetchRounds), "", false, true), "gs.ahead");
+    emitPrefetches(Prefetched, BP, Ahead);
   }
+  return true;
 }
 
 /// Puts the outermost legal grid-stride loops under L in rounds; counts them, and keeps the
@@ -514,9 +554,13 @@ void visit(Loop &L, LoopCheck Proto, FunctionCallee Vote, FunctionCallee Barrier
     if (Why.empty())
       Why = Check.whyNot(L);
     if (Why.empty()) {
-      prefetchAhead(L, *Counter);
-      if (!putInRoundsByBlockStart(L, *Counter, Barrier))
+      SmallVector<GetElementPtrInst *, 4> Arrays = prefetchedArrays(L, *Counter);
+      if (putInRoundsByBlockStart(L, *Counter, Barrier, Arrays)) {
+        ++R.Counted;
+      } else {
+        prefetchAfterStep(*Counter, Arrays);
         putInRounds(L, Vote);
+      }
       ++R.Loops;
       return;
     }
@@ -606,7 +650,13 @@ void remarkGridStrideRounds(Function &HostFn, StringRef Kernel, const GridStride
     remark(HostFn, "GridStrideRounds",
            Name + std::to_string(R.Loops) +
                (R.Loops == 1 ? " grid-stride loop runs" : " grid-stride loops run") +
-               " in rounds of the block's threads in the barrier split (threads innermost)");
+               " in rounds of the block's threads in the barrier split (threads innermost; " +
+               (R.Counted == R.Loops ? std::string("counted by the block, the index in 64 bits")
+                : R.Counted == 0     ? std::string("a vote of the threads each round")
+                                     : std::to_string(R.Counted) +
+                                           " counted by the block, the index in 64 bits, the "
+                                           "others by a vote of the threads each round") +
+               ")");
   else if (R.Loops)
     remark(HostFn, "GridStrideRounds",
            Name + "grid-stride loop kept thread by thread in the barrier split (the split of "

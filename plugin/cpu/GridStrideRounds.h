@@ -44,6 +44,8 @@ struct GridStrideRounds {
   /// A simplified copy of the kernel with Loops grid-stride loops in rounds, or null.
   llvm::Function *Body = nullptr;
   unsigned Loops = 0;
+  /// Of them, the loops counted by the block (their index in 64 bits); the others vote.
+  unsigned Counted = 0;
   /// Why a grid-stride loop was not put in rounds ("" when there was none).
   std::string WhyNot;
 };

@@ -10,14 +10,15 @@
 ; RUN: %opt -load-pass-plugin %kernplug_passes -passes=kernplug-barrier-fission -pass-remarks=kernplug -S %s 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
 
-; REMARK: kernel 'hist': 1 grid-stride loop runs in rounds of the block's threads in the barrier split (threads innermost)
+; REMARK: kernel 'hist': 1 grid-stride loop runs in rounds of the block's threads in the barrier split (threads innermost; counted by the block, the index in 64 bits)
 ; REMARK: kernel 'hist': barriers split into 4 regions on the CPU
 ; REMARK: kernel 'used': grid-stride loop kept thread by thread in the barrier split (the result of an atomic on shared memory is used)
 ; REMARK: kernel 'used': barriers split into 3 regions on the CPU
 ; REMARK: kernel 'plain': grid-stride loop kept thread by thread in the barrier split (it has a plain store to shared memory)
 ; REMARK: kernel 'under_branch': grid-stride loop kept thread by thread in the barrier split (the split of the rounds failed: syncthreads() under a branch that depends on the thread)
 ; REMARK: kernel 'under_branch': barriers split into 3 regions on the CPU
-; REMARK: kernel 'hist_unsigned': 1 grid-stride loop runs in rounds of the block's threads in the barrier split (threads innermost)
+; REMARK: kernel 'hist_unsigned': 1 grid-stride loop runs in rounds of the block's threads in the barrier split (threads innermost; a vote of the threads each round)
+; REMARK: kernel 'hist_last': 1 grid-stride loop runs in rounds of the block's threads in the barrier split (threads innermost; a vote of the threads each round)
 
 ; The signed loop: k is the only value saved (one for the block), the test uses the lowest
 ; start, i is recomputed after the barrier, and the body prefetches 16 rounds ahead.
@@ -31,9 +32,18 @@
 ; CHECK: %gs.i.wide = add nsw i64 %gs.kstep
 ; CHECK: icmp slt i64 %gs.i.wide
 ; CHECK: %gs.k.next{{[0-9]*}} = add i64 %gs.k.restored, 1
-; CHECK: %gs.i = trunc i64 %gs.i.wide to i32
+; The body indexes with the 64-bit i itself, not the sign extension of its truncation, and
+; prefetches from it.
+; CHECK: body:
+; CHECK-NOT: sext
+; CHECK: getelementptr i8, ptr %{{[0-9]+}}, i64 %gs.i.wide
+; CHECK-NEXT: getelementptr i8
+; CHECK-NEXT: call void @llvm.prefetch.p0(
+; CHECK-NEXT: %pv = getelementptr inbounds i8, ptr %{{[0-9]+}}, i64 %gs.i.wide
+; CHECK-NOT: sext
 ; CHECK: atomicrmw add ptr %slot, i32 1 monotonic
-; CHECK: call void @llvm.prefetch.p0(
+; CHECK-NOT: sext
+; CHECK: br label %head.gs.next
 ; CHECK-LABEL: define internal void @used.kp.cpu_block(
 ; CHECK-NOT: gs.k
 ; CHECK-NOT: kp.vote.loop:
@@ -45,6 +55,13 @@
 ; CHECK-NOT: kp.vote.loop:
 ; The unsigned loop votes each round; a thread whose test failed waits with its i.
 ; CHECK-LABEL: define internal void @hist_unsigned.kp.cpu_block(
+; CHECK: kp.vote.loop:
+; CHECK: head.gs.round:
+; CHECK: atomicrmw add ptr %slot, i32 1 monotonic
+; The counter is used after the loop: the block counter would recompute it where the exit
+; does not see it, so the rounds vote (the thread keeps its i).
+; CHECK-LABEL: define internal void @hist_last.kp.cpu_block(
+; CHECK-NOT: gs.k
 ; CHECK: kp.vote.loop:
 ; CHECK: head.gs.round:
 ; CHECK: atomicrmw add ptr %slot, i32 1 monotonic
@@ -210,15 +227,49 @@ done:
   ret void
 }
 
+; The signed loop, and each thread stores the first i past the end after it.
+define void @hist_last(ptr %v, i32 %n, ptr %out) {
+entry:
+  %t = call i32 @kp_dev_tid_x()
+  %b = call i32 @kp_dev_ctaid_x()
+  %bd = call i32 @kp_dev_ntid_x()
+  %g = call i32 @kp_dev_nctaid_x()
+  call void @kp_dev_syncthreads()
+  %bb = mul i32 %b, %bd
+  %start = add i32 %bb, %t
+  %step = mul i32 %g, %bd
+  br label %head
+head:
+  %i = phi i32 [ %start, %entry ], [ %i.next, %body ]
+  %more = icmp slt i32 %i, %n
+  br i1 %more, label %body, label %done
+body:
+  %i64 = sext i32 %i to i64
+  %pv = getelementptr inbounds i8, ptr %v, i64 %i64
+  %x = load i8, ptr %pv, align 1
+  %x64 = zext i8 %x to i64
+  %slot = getelementptr inbounds [256 x i32], ptr @local, i64 0, i64 %x64
+  %old = atomicrmw add ptr %slot, i32 1 monotonic, align 4
+  %i.next = add nsw i32 %i, %step
+  br label %head
+done:
+  call void @kp_dev_syncthreads()
+  %t64 = zext i32 %t to i64
+  %o = getelementptr inbounds i32, ptr %out, i64 %t64
+  store i32 %i, ptr %o, align 4
+  ret void
+}
+
 declare i32 @kp_dev_tid_x() nounwind willreturn memory(none)
 declare i32 @kp_dev_ctaid_x() nounwind willreturn memory(none)
 declare i32 @kp_dev_ntid_x() nounwind willreturn memory(none)
 declare i32 @kp_dev_nctaid_x() nounwind willreturn memory(none)
 declare void @kp_dev_syncthreads() convergent nounwind
 
-!kernplug.kernels = !{!0, !1, !2, !3, !4}
+!kernplug.kernels = !{!0, !1, !2, !3, !4, !5}
 !0 = !{!"hist", ptr @hist, ptr @hist, i1 false, !"", i64 0, !"in.c", i32 1, !{}, i32 2, !""}
 !1 = !{!"used", ptr @used, ptr @used, i1 false, !"", i64 0, !"in.c", i32 20, !{}, i32 2, !""}
 !2 = !{!"plain", ptr @plain, ptr @plain, i1 false, !"", i64 0, !"in.c", i32 40, !{}, i32 2, !""}
 !3 = !{!"under_branch", ptr @under_branch, ptr @under_branch, i1 false, !"", i64 0, !"in.c", i32 60, !{}, i32 2, !""}
 !4 = !{!"hist_unsigned", ptr @hist_unsigned, ptr @hist_unsigned, i1 false, !"", i64 0, !"in.c", i32 80, !{}, i32 2, !""}
+!5 = !{!"hist_last", ptr @hist_last, ptr @hist_last, i1 false, !"", i64 0, !"in.c", i32 100, !{}, i32 2, !""}
