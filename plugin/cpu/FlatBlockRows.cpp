@@ -289,8 +289,12 @@ Function *emitFlatEntry(const KernelEntry &K, Function *BodyClone) {
   Value *IsFirst = B.CreateICmpEQ(P.Counter, Zero), *IsMiddle = B.CreateICmpEQ(P.Counter, One);
   Value *Lo = B.CreateSelect(IsFirst, Zero, B.CreateSelect(IsMiddle, Cut1, Cut2), "piece.lo");
   Value *Hi = B.CreateSelect(IsFirst, Cut1, B.CreateSelect(IsMiddle, Cut2, Len), "piece.hi");
-  // The block of the piece's first thread, and the global x where the next block starts.
-  Value *PieceBX = B.CreateAdd(BX, B.CreateUDiv(B.CreateAdd(Fr.Begin[0], Lo), Bdx));
+  // The block of the piece's first thread (a non-empty middle piece starts at the row's
+  // second block, a non-empty last piece at its last), and the global x where the next
+  // block starts.
+  Value *PieceBX = B.CreateSelect(
+      IsFirst, BX,
+      B.CreateSelect(IsMiddle, B.CreateAdd(BX, One), B.CreateSub(B.CreateAdd(BX, RowBlocks), One)));
   Value *PieceEdge = B.CreateMul(B.CreateAdd(PieceBX, One), Bdx);
   BasicBlock *PieceB = B.GetInsertBlock();
   CountedLoop X = openLoop(B, Lo, Hi, "x");
