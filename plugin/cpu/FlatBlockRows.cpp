@@ -298,8 +298,10 @@ Function *emitFlatEntry(const KernelEntry &K, Function *BodyClone) {
   Value *PieceEdge = B.CreateMul(B.CreateAdd(PieceBX, One), Bdx);
   BasicBlock *PieceB = B.GetInsertBlock();
   CountedLoop X = openLoop(B, Lo, Hi, "x");
-  PHINode *CX = PHINode::Create(I32, 2, "ctaid.x", X.Header->getFirstNonPHI());
-  PHINode *Edge = PHINode::Create(I32, 2, "next.block.gx", X.Header->getFirstNonPHI());
+  PHINode *CX = PHINode::Create(I32, 2, "ctaid.x");
+  PHINode *Edge = PHINode::Create(I32, 2, "next.block.gx");
+  CX->insertBefore(X.Header->getFirstNonPHIIt());
+  Edge->insertBefore(X.Header->getFirstNonPHIIt());
   CX->addIncoming(PieceBX, PieceB);
   Edge->addIncoming(PieceEdge, PieceB);
   Value *GX = B.CreateAdd(GX0, X.Counter, "gx");
@@ -318,7 +320,12 @@ Function *emitFlatEntry(const KernelEntry &K, Function *BodyClone) {
   CX->addIncoming(B.CreateAdd(CX, B.CreateZExt(NewBlock, I32)), B.GetInsertBlock());
   Edge->addIncoming(B.CreateSelect(NewBlock, B.CreateAdd(Edge, Bdx), Edge), B.GetInsertBlock());
   markThreadLoop(closeLoop(B, X));
-  closeLoop(B, P);
+  // Not unrolled: three copies of the body would triple the code to compile.
+  Instruction *PieceLatch = closeLoop(B, P);
+  MDNode *NoUnroll = MDNode::get(C, {MDString::get(C, "llvm.loop.unroll.disable")});
+  MDNode *PieceID = MDNode::getDistinct(C, {nullptr, NoUnroll});
+  PieceID->replaceOperandWith(0, PieceID);
+  PieceLatch->setMetadata(LLVMContext::MD_loop, PieceID);
   closeLoop(B, Y);
   closeLoop(B, Z);
 
@@ -362,6 +369,9 @@ PreservedAnalyses CpuFlatBlockRowsPass::run(Module &M, ModuleAnalysisManager &MA
       continue;
     }
     Function *Flat = emitFlatEntry(K, Body);
+    // In the old entry's place in the module: the output reads in the same order.
+    Flat->removeFromParent();
+    M.getFunctionList().insert(Old->getIterator(), Flat);
     // The per-thread entry runs one thread through it as well: the old entry goes.
     Old->replaceAllUsesWith(Flat);
     Flat->takeName(Old);

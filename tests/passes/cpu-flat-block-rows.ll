@@ -16,17 +16,6 @@
 ; REMARK: kernel 'ticket': CPU entry = block loop (no flat rows of blocks: it uses the result of an atomic)
 ; REMARK: kernel 'shared': CPU entry = block loop (no flat rows of blocks: it uses shared memory)
 
-; The per-thread entry calls the new entry, which took the old one's name.
-; CHECK-LABEL: define internal void @row.kp.cpu(ptr %0)
-; CHECK: call void @row.kp.cpu_block(ptr %0, ptr %kp.range)
-; The others keep the nest of loops over each block's threads.
-; CHECK-LABEL: define internal void @fenced.kp.cpu_block(
-; CHECK-NOT: loop.piece:
-; CHECK: blocks:
-; CHECK: loop.x:
-; CHECK-LABEL: define internal void @first_thread.kp.cpu_block(
-; CHECK-NOT: loop.piece:
-; CHECK: blocks:
 ; The flat entry: rows of blocks, z, y, the three pieces, then the x loop over the global
 ; index with blockIdx.x stepping when gx reaches the next block's start.
 ; CHECK-LABEL: define internal void @row.kp.cpu_block(ptr %args, ptr %range)
@@ -40,14 +29,29 @@
 ; CHECK: %piece.hi = select
 ; CHECK: loop.x:
 ; CHECK-NEXT: %x = phi i32
+; (done.x:) the loop over the pieces is not to be unrolled (three copies of the body).
+; CHECK: br label %loop.piece, !llvm.loop ![[PIECES:[0-9]+]]
 ; CHECK: %gx = add i32 %row.gx, %x
 ; CHECK: %tid.x = sub i32 %gx,
 ; CHECK: call void @row.kp.blk(
 ; CHECK: icmp eq i32 %{{[0-9]+}}, %next.block.gx
 ; CHECK: br label %loop.x, !llvm.loop ![[MARK:[0-9]+]]
+; The per-thread entry calls the new entry, which took the old one's name and place.
+; CHECK-LABEL: define internal void @row.kp.cpu(ptr %0)
+; CHECK: call void @row.kp.cpu_block(ptr %0, ptr %kp.range)
+; The others keep the nest of loops over each block's threads.
+; CHECK-LABEL: define internal void @fenced.kp.cpu_block(
+; CHECK-NOT: loop.piece:
+; CHECK: blocks:
+; CHECK: loop.x:
+; CHECK-LABEL: define internal void @first_thread.kp.cpu_block(
+; CHECK-NOT: loop.piece:
+; CHECK: blocks:
 ; CHECK: !{!"row", ptr @row, ptr @row, i1 false, !"", i64 0, !"in.c", i32 2, !{{[0-9]+}}, i32 1, !"", ptr @row.kp.cpu_block, ptr @row.kp.cpu}
-; CHECK: ![[NAME:[0-9]+]] = !{!"kernplug.thread_loop"}
-; CHECK: ![[MARK]] = distinct !{![[MARK]], ![[NAME]]}
+; CHECK-DAG: ![[PIECES]] = distinct !{![[PIECES]], ![[NOUNROLL:[0-9]+]]}
+; CHECK-DAG: ![[NOUNROLL]] = !{!"llvm.loop.unroll.disable"}
+; CHECK-DAG: ![[MARK]] = distinct !{![[MARK]], ![[NAME:[0-9]+]]}
+; CHECK-DAG: ![[NAME]] = !{!"kernplug.thread_loop"}
 
 @tile = internal thread_local global [16 x float] zeroinitializer
 
