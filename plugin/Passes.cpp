@@ -7,6 +7,7 @@
 #include "cpu/CpuBlockEntry.h"
 #include "cpu/CpuDebugInfo.h"
 #include "cpu/CpuEntryPolicy.h"
+#include "cpu/FlatBlockRows.h"
 #include "cpu/GridStrideInterchange.h"
 #include "cpu/SharedAtomics.h"
 #include "cpu/ThreadLoopVersioning.h"
@@ -68,6 +69,7 @@ void registerKernplugPasses(PassBuilder &PB, const PassState &S) {
     MPM.addPass(CpuEntryPolicyPass(S));
     MPM.addPass(CpuBlockEntryPass());
     MPM.addPass(GridStrideInterchangePass());
+    MPM.addPass(CpuFlatBlockRowsPass());
     MPM.addPass(BarrierFissionPass());
     if (S.Opts->Check) // KP_CHECK's entries, only when asked for
       MPM.addPass(CpuCheckedAccessPass());

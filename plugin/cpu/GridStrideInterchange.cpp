@@ -1023,6 +1023,8 @@ bool simplifyGridStrideBody(Function &F, FunctionAnalysisManager &FAM) {
 
 bool isMathFunctionName(StringRef Name) { return isMathFunction(Name); }
 
+std::string whyThreadsOrdered(Function &F) { return whyOrderingReached(F); }
+
 PreservedAnalyses GridStrideInterchangePass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::vector<KernelEntry> Kernels = readKernelEntries(M);
   FunctionAnalysisManager &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();

@@ -4,6 +4,8 @@
 
 #include "llvm/IR/PassManager.h"
 
+#include <string>
+
 namespace kernplug {
 
 /// kernplug-grid-stride-interchange: for each kernel with a block-loop entry
@@ -20,6 +22,11 @@ bool simplifyGridStrideBody(llvm::Function &F, llvm::FunctionAnalysisManager &FA
 
 /// Whether Name is a C math function (or its f/l form): it touches no memory but errno.
 bool isMathFunctionName(llvm::StringRef Name);
+
+/// Why F or a function it calls orders GPU threads or touches per-block memory (a fence,
+/// an atomic stronger than relaxed, a volatile access, shared memory, an opaque call), or
+/// "" (also used by FlatBlockRows.cpp).
+std::string whyThreadsOrdered(llvm::Function &F);
 
 class GridStrideInterchangePass : public llvm::PassInfoMixin<GridStrideInterchangePass> {
 public:

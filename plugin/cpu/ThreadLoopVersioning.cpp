@@ -181,7 +181,7 @@ public:
       const SCEV *S = scevOf(Op);
       First[I] = Exp.expandCodeFor(startOf(S), Op->getType(), At);
       auto *AR = dyn_cast<SCEVAddRecExpr>(S);
-      if (!AR) {
+      if (!AR || AR->getLoop() != &L) { // an outer loop's recurrence is fixed in L
         Last[I] = First[I];
         continue;
       }
@@ -463,12 +463,12 @@ bool versionThreadLoop(Function &F, Loop *L, LoopInfo &LI, FunctionAnalysisManag
       Dir = true;
     else if (PDT.dominates(Br->getSuccessor(0), BB))
       Dir = false;
-    else if (L->isLoopInvariant(Br->getCondition()))
-      // The same way for every thread (in entries split at barriers: whether the block
-      // loads another tile or finishes): the fast copy takes the heavier side.
-      Dir = sideWeight(*L, DT, Br->getSuccessor(0)) >= sideWeight(*L, DT, Br->getSuccessor(1));
     else
-      continue;
+      // Work on both sides: the same way for every thread where the condition is loop
+      // invariant (in entries split at barriers: whether the block loads another tile or
+      // finishes) or its leaves hold at both ends (a stencil's `0 < j && j < n - 1` inside a
+      // flat row of blocks, FlatBlockRows.cpp): the fast copy takes the heavier side.
+      Dir = sideWeight(*L, DT, Br->getSuccessor(0)) >= sideWeight(*L, DT, Br->getSuccessor(1));
     SmallVector<Leaf, 4> Mine;
     if (!collectLeaves(Br->getCondition(), Dir, Mine) ||
         !llvm::all_of(Mine, [&](const Leaf &Lf) { return V.analysable(Lf); }))
