@@ -214,6 +214,7 @@ public:
   // whose exit is stored once per block.
   SmallVector<unsigned, 4> SplitLines;
   unsigned SplitRegions = 0, OnceSaves = 0, OnceExits = 0, UniformVariants = 0, SizeGuards = 0;
+  unsigned NestedSplits = 0; // of those, split again at a second branch inside the interval
   /// In warp rounds, the end of a round (every warp has run on to a block barrier or the end).
   llvm::BasicBlock *RoundDone = nullptr;
 };
@@ -746,6 +747,56 @@ static Value *emitRowValue(Value *V, IRBuilder<> &B, DenseMap<Value *, Value *> 
   return C;
 }
 
+/// Inside the interval of First (a region's x loop split at First's branch, Inside the
+/// values fixed there), a second branch on threadIdx.x holding on one interval (the
+/// hotspot's `tx < 15 - step` after its `inside && tx > step`): the first of Order's
+/// branches reachable with Decided and Inside, other than First's and those Inside
+/// decides, whose leaves lie in Order. IsPre says what is a row value. Not a guard against
+/// the problem size (RangeSplitPolicy.h), left to ThreadLoopVersioning.
+static std::optional<IndexRange>
+nestedIndexRange(const IndexRange &First, const Argument *Idx, ArrayRef<BasicBlock *> Order,
+                 const DenseMap<Value *, Value *> &Decided,
+                 const DenseMap<Value *, Value *> &Inside,
+                 function_ref<bool(Value *, bool)> IsPre) {
+  SmallPtrSet<BasicBlock *, 16> InOrder(Order.begin(), Order.end()), Reached;
+  SmallVector<BasicBlock *, 16> Work{Order.front()};
+  Reached.insert(Order.front());
+  auto Known = [&](Value *Cond) -> ConstantInt * {
+    if (Value *K = Decided.lookup(Cond))
+      return dyn_cast<ConstantInt>(K);
+    return dyn_cast_or_null<ConstantInt>(Inside.lookup(Cond));
+  };
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    ConstantInt *K = Br && Br->isConditional() ? Known(Br->getCondition()) : nullptr;
+    for (BasicBlock *Succ : successors(BB))
+      if (InOrder.contains(Succ) && (!K || Succ == Br->getSuccessor(K->isZero() ? 1 : 0)) &&
+          Reached.insert(Succ).second)
+        Work.push_back(Succ);
+  }
+  SmallVector<BasicBlock *, 16> Cands;
+  for (BasicBlock *BB : Order) {
+    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    if (!Reached.contains(BB) || BB == First.Branch->getParent() ||
+        (Br && Br->isConditional() && Known(Br->getCondition())))
+      continue;
+    Cands.push_back(BB);
+  }
+  std::optional<IndexRange> N =
+      findIndexRange(Cands, Idx, [&](Value *V) { return IsPre(V, /*Row=*/true); });
+  auto InRegion = [&](Value *V) {
+    auto *I = dyn_cast<Instruction>(V);
+    return I && InOrder.contains(I->getParent());
+  };
+  if (!N || !InRegion(N->Cond) ||
+      !all_of(N->XLeaves, [&](const IndexLeaf &Lf) { return InRegion(Lf.Cmp); }) ||
+      !all_of(N->RowLeaves, [&](const IndexLeaf &Lf) { return InRegion(Lf.Cmp); }) ||
+      isProblemSizeGuard(*N, Idx))
+    return std::nullopt;
+  return N;
+}
+
 bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
                          DenseMap<AllocaInst *, AllocaInst *> &Home, AllocaInst *Next,
                          BasicBlock *Dispatch, const WarpFrame *Warp) {
@@ -1062,9 +1113,34 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     Value *From, *To;
     const DenseMap<Value *, Value *> *Fixed;
     bool Present;
-  } Parts[] = {{Fr.Begin[0], Lo, &Outside, hasLowerBound(*Split)},
-               {Lo, Hi, &Inside, true},
-               {Hi, Fr.End[0], &Outside, hasUpperBound(*Split)}};
+  };
+  SmallVector<Part, 5> Parts{{Fr.Begin[0], Lo, &Outside, hasLowerBound(*Split)}};
+  // The interval's loop split once more where a second branch on threadIdx.x changes in it
+  // (nestedIndexRange): still the same threads in the same order.
+  DenseMap<Value *, Value *> InInside, OutInside;
+  if (std::optional<IndexRange> Nested = nestedIndexRange(*Split, Idx, Order, Decided, Inside, IsPre);
+      Nested) {
+    auto [Lo2, Hi2] = emitIndexRange(*Nested, B, Lo, Hi, [&](Value *V) {
+      return emitRowValue(V, B, RowMap, VMap, Blocks);
+    });
+    InInside = OutInside = Inside;
+    OutInside[Nested->Cond] = ConstantInt::getBool(C, !Nested->Want);
+    for (const IndexLeaf &Lf : Nested->XLeaves)
+      InInside[Lf.Cmp] = ConstantInt::getBool(C, Lf.Want);
+    for (const IndexLeaf &Lf : Nested->RowLeaves)
+      InInside[Lf.Cmp] = ConstantInt::getBool(C, Lf.Want);
+    if (InInside.count(Nested->Cond) == 0 && isa<ICmpInst>(Nested->Cond))
+      InInside[Nested->Cond] = ConstantInt::getBool(C, Nested->Want);
+    Parts.push_back({Lo, Lo2, &OutInside, hasLowerBound(*Nested)});
+    Parts.push_back({Lo2, Hi2, &InInside, true});
+    Parts.push_back({Hi2, Hi, &OutInside, hasUpperBound(*Nested)});
+    ++NestedSplits;
+    if (const DebugLoc &DL = Nested->Branch->getDebugLoc())
+      SplitLines.push_back(DL.getLine());
+  } else {
+    Parts.push_back({Lo, Hi, &Inside, true});
+  }
+  Parts.push_back({Hi, Fr.End[0], &Outside, hasUpperBound(*Split)});
   for (const Part &P : Parts) {
     if (!P.Present)
       continue;
@@ -1249,6 +1325,10 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
                       " thread loops split where a branch on threadIdx.x changes" + Lines +
                       (Lines.empty() ? "" : ")"));
     }
+    if (Split.NestedSplits)
+      Parts.push_back(std::to_string(Split.NestedSplits) +
+                      " of them split again inside the interval at a second branch on "
+                      "threadIdx.x");
     if (Split.SizeGuards)
       Parts.push_back(std::to_string(Split.SizeGuards) +
                       " thread loops not split at a branch against the problem size");

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "cpu/ThreadLoopVersioning.h"
 #include "ClangCompat.h"
+#include "Diagnostics.h"
 
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -242,7 +243,54 @@ public:
     return Exp.expandCodeFor(S, S->getType(), At);
   }
 
+  /// Whether Cmp (eq or ne) compares an affine recurrence of L with a loop-invariant value
+  /// that neverEqualThroughout can check at the loop's ends.
+  bool analysableEquality(ICmpInst *Cmp) {
+    if (!Cmp->isEquality() || !Cmp->getOperand(0)->getType()->isIntegerTy())
+      return false;
+    auto [Rec, Inv] = recurrenceAndInvariant(Cmp);
+    if (!Rec || !safeToExpand(Rec->getStart()) || !safeToExpand(Inv))
+      return false;
+    auto *Step = dyn_cast<SCEVConstant>(Rec->getStepRecurrence(SE));
+    return Step && !Step->getValue()->isZero() && Step->getAPInt().getSignificantBits() <= 32 &&
+           Rec->getType()->getIntegerBitWidth() <= 64;
+  }
+
+  /// i1, emitted at B: Cmp's recurrence takes its values without unsigned wrap from the
+  /// first iteration to the last, and the invariant side lies outside them (below the
+  /// smaller end or above the larger): then the two sides are unequal on every iteration.
+  Value *neverEqualThroughout(IRBuilder<> &B, ICmpInst *Cmp) {
+    auto [Rec, Inv] = recurrenceAndInvariant(Cmp);
+    Instruction *At = &*B.GetInsertPoint();
+    Type *Ty = Cmp->getOperand(0)->getType(), *Wide = B.getInt128Ty();
+    Value *First = Exp.expandCodeFor(Rec->getStart(), Ty, At);
+    Value *Other = Exp.expandCodeFor(Inv, Ty, At);
+    Value *Count = Exp.expandCodeFor(BTC, BTC->getType(), At);
+    APInt Step = cast<SCEVConstant>(Rec->getStepRecurrence(SE))->getAPInt();
+    Value *WideLast =
+        B.CreateAdd(B.CreateZExt(First, Wide),
+                    B.CreateMul(ConstantInt::get(Wide, Step.sext(128)), B.CreateZExt(Count, Wide)));
+    Value *Last = B.CreateTrunc(WideLast, Ty);
+    Value *NoWrap = B.CreateICmpEQ(B.CreateZExt(Last, Wide), WideLast);
+    Value *Lo = B.CreateBinaryIntrinsic(Intrinsic::umin, First, Last);
+    Value *Hi = B.CreateBinaryIntrinsic(Intrinsic::umax, First, Last);
+    return B.CreateAnd(NoWrap,
+                       B.CreateOr(B.CreateICmpULT(Other, Lo), B.CreateICmpUGT(Other, Hi)));
+  }
+
 private:
+  /// Cmp's operand that is an add recurrence of L (through scevOf) and the other, when
+  /// that one is loop-invariant; {nullptr, nullptr} otherwise.
+  std::pair<const SCEVAddRecExpr *, const SCEV *> recurrenceAndInvariant(ICmpInst *Cmp) {
+    for (unsigned I = 0; I < 2; ++I) {
+      auto *AR = dyn_cast<SCEVAddRecExpr>(scevOf(Cmp->getOperand(I)));
+      const SCEV *Other = scevOf(Cmp->getOperand(1 - I));
+      if (AR && AR->getLoop() == &L && AR->isAffine() && SE.isLoopInvariant(Other, &L))
+        return {AR, Other};
+    }
+    return {nullptr, nullptr};
+  }
+
   const SCEV *startOf(const SCEV *S) {
     auto *AR = dyn_cast<SCEVAddRecExpr>(S);
     return AR && AR->getLoop() == &L ? AR->getStart() : S;
@@ -360,6 +408,47 @@ unsigned sideWeight(const Loop &L, const DominatorTree &DT, BasicBlock *From) {
   return N;
 }
 
+/// Whether V (an i1 of L) reaches an address in L: an index of a getelementptr, through
+/// casts, selects and integer arithmetic. `gx == 0 ? tx : tx - 1` (a stencil's neighbour at
+/// the domain's edge) makes the load it indexes a gather for the vectoriser.
+bool feedsAddress(Instruction *V, const Loop &L) {
+  SmallVector<Instruction *, 8> Work{V};
+  SmallPtrSet<Instruction *, 16> Seen{V};
+  while (!Work.empty() && Seen.size() < 32) {
+    Instruction *I = Work.pop_back_val();
+    for (User *U : I->users()) {
+      auto *UI = dyn_cast<Instruction>(U);
+      if (!UI || !L.contains(UI))
+        continue;
+      if (auto *GEP = dyn_cast<GetElementPtrInst>(UI); GEP && GEP->getPointerOperand() != I)
+        return true;
+      if ((isa<CastInst, SelectInst>(UI) || UI->isBinaryOp()) && Seen.insert(UI).second)
+        Work.push_back(UI);
+    }
+  }
+  return false;
+}
+
+/// An equality comparison of the thread index with the domain's edge, and the value it has
+/// in the guard-free copy (the edge not in the block: unequal throughout).
+struct EdgeCompare {
+  ICmpInst *Cmp;
+  bool Unequal; // the value where the sides differ: true for ne
+};
+
+/// L's equality comparisons of an induction variable with a loop-invariant value that feed
+/// addresses (feedsAddress): the guard-free copy folds each where the check proves the
+/// value is never reached in the block (Versioner::neverEqualThroughout).
+SmallVector<EdgeCompare, 4> collectEdgeCompares(Loop &L, Versioner &V) {
+  SmallVector<EdgeCompare, 4> Out;
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (auto *Cmp = dyn_cast<ICmpInst>(&I);
+          Cmp && Cmp->isEquality() && feedsAddress(Cmp, L) && V.analysableEquality(Cmp))
+        Out.push_back({Cmp, Cmp->getPredicate() == ICmpInst::ICMP_NE});
+  return Out;
+}
+
 /// An innermost thread loop still marked, or nullptr.
 /// Whether Ptr's objects are all kernel memory: a pointer parameter's array (the value of
 /// a pointer loaded from the entry's args[]: a load of a load from an argument) or a global,
@@ -431,7 +520,9 @@ Loop *markedLoop(LoopInfo &LI) {
   return nullptr;
 }
 
-bool versionThreadLoop(Function &F, Loop *L, LoopInfo &LI, FunctionAnalysisManager &FAM) {
+/// EdgeComparesFolded counts the fast copies' folded edge comparisons (collectEdgeCompares).
+bool versionThreadLoop(Function &F, Loop *L, LoopInfo &LI, FunctionAnalysisManager &FAM,
+                       unsigned &EdgeComparesFolded) {
   if (hasScalarOnlyCall(*L, FAM.getResult<TargetLibraryAnalysis>(F)))
     return false;
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
@@ -476,7 +567,10 @@ bool versionThreadLoop(Function &F, Loop *L, LoopInfo &LI, FunctionAnalysisManag
     Guards.push_back({Br, Dir});
     Leaves.append(Mine);
   }
-  if (Guards.empty())
+  // A loop whose only run-time facts are edge comparisons is versioned too: they make its
+  // loads gathers (a stencil's interval loop, its guards folded by the barrier split).
+  SmallVector<EdgeCompare, 4> Edges = collectEdgeCompares(*L, V);
+  if (Guards.empty() && Edges.empty())
     return Changed;
 
   formLCSSA(*L, DT, &LI, &SE);
@@ -484,6 +578,8 @@ bool versionThreadLoop(Function &F, Loop *L, LoopInfo &LI, FunctionAnalysisManag
   Value *Check = V.assumptionsHold(B);
   for (const Leaf &Lf : Leaves)
     Check = B.CreateAnd(Check, V.holdsThroughout(B, Lf));
+  for (const EdgeCompare &E : Edges)
+    Check = B.CreateAnd(Check, V.neverEqualThroughout(B, E.Cmp));
   SmallVector<std::pair<SExtInst *, const SCEVAddRecExpr *>, 4> Wide;
   for (BasicBlock *BB : L->blocks())
     for (Instruction &I : *BB)
@@ -496,6 +592,12 @@ bool versionThreadLoop(Function &F, Loop *L, LoopInfo &LI, FunctionAnalysisManag
   widenIndices(V, *Fast, VMap, Wide);
   dropMarker(*L);
   disableUnrolling(*L);
+  for (const EdgeCompare &E : Edges) {
+    auto *Copy = cast<Instruction>(VMap[E.Cmp]);
+    Copy->replaceAllUsesWith(ConstantInt::getBool(F.getContext(), E.Unequal));
+    Copy->eraseFromParent();
+  }
+  EdgeComparesFolded += Edges.size();
   for (const Guard &G : Guards) {
     auto *Br = cast<BranchInst>(VMap[G.Br]);
     Br->setCondition(ConstantInt::getBool(F.getContext(), G.Dir));
@@ -512,13 +614,20 @@ PreservedAnalyses ThreadLoopVersioningPass::run(Function &F, FunctionAnalysisMan
     return PreservedAnalyses::all();
   // One thread loop per region in entries split at barriers (BarrierFission.cpp).
   bool Changed = false;
+  unsigned EdgeComparesFolded = 0;
   while (Loop *L = markedLoop(FAM.getResult<LoopAnalysis>(F))) {
     markParallelAccesses(*L); // before versioning: both copies keep it
-    versionThreadLoop(F, L, FAM.getResult<LoopAnalysis>(F), FAM);
+    versionThreadLoop(F, L, FAM.getResult<LoopAnalysis>(F), FAM, EdgeComparesFolded);
     dropMarker(*L); // versioned or not, done with it
     Changed = true;
     FAM.invalidate(F, PreservedAnalyses::none());
   }
+  if (EdgeComparesFolded)
+    remark(F, "ThreadLoopEdges",
+           "'" + F.getName() + "': " + Twine(EdgeComparesFolded) +
+               " comparisons of the thread index with the domain's edge folded in the "
+               "guard-free thread loops (they run where the check at the loop's ends proves "
+               "the edge outside the block; the guarded loops elsewhere)");
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

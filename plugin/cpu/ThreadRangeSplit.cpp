@@ -85,6 +85,35 @@ bool normalise(IndexLeaf &Lf, const Argument *Idx, RowValueFn IsRowValue) {
 
 bool isLower(CmpInst::Predicate P) { return ICmpInst::isGT(P) || ICmpInst::isGE(P); }
 
+/// Lf as InstCombine's form of `x >= C && x < C + N`: `x + K u< N` (or u<=) that must hold, K
+/// and N constants, C = -K (mod 2^w): the x for which the sum, wrapping, is below N. That is
+/// the one interval [C, C + N) when C + N <= 2^w: appended to Out as a lower and an upper
+/// leaf on the same comparison. False for anything else (a negated range is two intervals).
+bool constantRangeLeaves(const IndexLeaf &Lf, const Argument *Idx,
+                         SmallVectorImpl<IndexLeaf> &Out) {
+  ICmpInst *Cmp = Lf.Cmp;
+  CmpInst::Predicate Pred = Lf.Want ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  Value *X;
+  const APInt *K, *N;
+  if ((Pred != ICmpInst::ICMP_ULT && Pred != ICmpInst::ICMP_ULE) ||
+      !match(Cmp->getOperand(0), m_Add(m_Value(X), m_APInt(K))) ||
+      !match(Cmp->getOperand(1), m_APInt(N)))
+    return false;
+  Value *Narrow;
+  if (!isThreadX(X, Idx) && !(match(X, m_ZExtOrSExt(m_Value(Narrow))) && isThreadX(Narrow, Idx)))
+    return false;
+  unsigned W = K->getBitWidth();
+  APInt Lo = (-*K).zext(2 * W);
+  APInt Hi = Lo + N->zext(2 * W) + (Pred == ICmpInst::ICMP_ULE ? 1 : 0);
+  if (Hi.ugt(APInt::getOneBitSet(2 * W, W)) || Hi.ule(Lo))
+    return false; // wraps past 2^w: two intervals (or none)
+  Type *Ty = Cmp->getOperand(0)->getType();
+  Out.push_back({Cmp, Lf.Want, ICmpInst::ICMP_UGE, ConstantInt::get(Ty, Lo.trunc(W)), {}});
+  if (Hi.ult(APInt::getOneBitSet(2 * W, W)))
+    Out.push_back({Cmp, Lf.Want, ICmpInst::ICMP_ULT, ConstantInt::get(Ty, Hi.trunc(W)), {}});
+  return true;
+}
+
 } // namespace
 
 std::optional<IndexRange> findIndexRange(ArrayRef<BasicBlock *> Blocks, const Argument *Idx,
@@ -100,6 +129,8 @@ std::optional<IndexRange> findIndexRange(ArrayRef<BasicBlock *> Blocks, const Ar
       for (IndexLeaf &Lf : Cmps) {
         if (normalise(Lf, Idx, IsRowValue))
           R.XLeaves.push_back(Lf);
+        else if (constantRangeLeaves(Lf, Idx, R.XLeaves))
+          continue;
         else if (IsRowValue(Lf.Cmp))
           R.RowLeaves.push_back(Lf);
       }

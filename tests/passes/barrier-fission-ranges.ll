@@ -5,8 +5,10 @@
 ; - doubling: a loop with a barrier in it; its bound k is a uniform value saved across the
 ;   barrier, stored once per block (thread 0's element), the loop's exit test is decided
 ;   before the threads' loops (one variant per way), and `t >= k` splits at lo.
-; - not_monotone: `t - 4 u< 8` (wraps: not monotone) and a bound loaded from memory: the
-;   loops stay whole.
+; - not_monotone: `t - 4 u< ntid.x` (wraps: not an interval for every ntid.x) and a bound
+;   loaded from memory: the loops stay whole.
+; - constant_range: `t - 4 u< 8`, InstCombine's form of `t >= 4 && t < 12`: both ends are
+;   constants that do not wrap, so the interval [4, 12) splits the loop.
 ; RUN: %opt -load-pass-plugin %kernplug_passes -passes=kernplug-barrier-fission -pass-remarks=kernplug -S %s 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
 
@@ -16,6 +18,7 @@
 ; REMARK: kernel 'doubling': barriers split into 2 regions on the CPU
 ; REMARK-NOT: kernel 'not_monotone': {{.*}}thread loops split
 ; REMARK: kernel 'not_monotone': barriers split into 2 regions on the CPU
+; REMARK: kernel 'constant_range': 1 thread loops split where a branch on threadIdx.x changes
 
 ; CHECK-LABEL: define internal void @tree_step.kp.cpu_block(
 ; CHECK: kp.region1:
@@ -49,6 +52,14 @@
 
 ; CHECK-LABEL: define internal void @not_monotone.kp.cpu_block(
 ; CHECK-NOT: kp.x.lo
+; CHECK-LABEL: define internal void @constant_range.kp.cpu_block(
+; CHECK: kp.region1:
+; CHECK: call i64 @llvm.smax.i64(i64 %{{[0-9]+}}, i64 4)
+; CHECK: call i64 @llvm.smin.i64(i64 %{{[0-9]+}}, i64 12)
+; CHECK: %kp.x.lo = trunc i64
+; CHECK: %kp.x.hi = trunc i64
+; CHECK: phi i32 [ %kp.x.lo, %done.x{{[0-9]*}} ]
+; CHECK: phi i32 [ %kp.x.hi, %done.x{{[0-9]*}} ]
 ; CHECK: attributes
 
 define void @tree_step(ptr %s) {
@@ -105,9 +116,10 @@ done:
 define void @not_monotone(ptr %s, ptr %bound) {
 entry:
   %t = call i32 @kp_dev_tid_x()
+  %n = call i32 @kp_dev_ntid_x()
   call void @kp_dev_syncthreads()
   %d = add i32 %t, -4
-  %mid = icmp ult i32 %d, 8
+  %mid = icmp ult i32 %d, %n
   %lim = load i32, ptr %bound, align 4
   %below = icmp ult i32 %t, %lim
   %both = or i1 %mid, %below
@@ -128,11 +140,29 @@ done:
   ret void
 }
 
+define void @constant_range(ptr %s) {
+entry:
+  %t = call i32 @kp_dev_tid_x()
+  call void @kp_dev_syncthreads()
+  %d = add i32 %t, -4
+  %mid = icmp ult i32 %d, 8
+  br i1 %mid, label %set, label %done
+set:
+  %i = zext i32 %t to i64
+  %p = getelementptr inbounds i32, ptr %s, i64 %i
+  store i32 1, ptr %p, align 4
+  br label %done
+done:
+  call void @kp_dev_syncthreads()
+  ret void
+}
+
 declare i32 @kp_dev_tid_x() nounwind willreturn memory(none)
 declare i32 @kp_dev_ntid_x() nounwind willreturn memory(none)
 declare void @kp_dev_syncthreads() convergent nounwind
 
-!kernplug.kernels = !{!0, !1, !2}
+!kernplug.kernels = !{!0, !1, !2, !3}
 !0 = !{!"tree_step", ptr @tree_step, ptr @tree_step, i1 false, !"", i64 0, !"in.c", i32 1, !{}, i32 2, !""}
 !1 = !{!"doubling", ptr @doubling, ptr @doubling, i1 false, !"", i64 0, !"in.c", i32 2, !{}, i32 2, !""}
 !2 = !{!"not_monotone", ptr @not_monotone, ptr @not_monotone, i1 false, !"", i64 0, !"in.c", i32 3, !{}, i32 2, !""}
+!3 = !{!"constant_range", ptr @constant_range, ptr @constant_range, i1 false, !"", i64 0, !"in.c", i32 4, !{}, i32 2, !""}
