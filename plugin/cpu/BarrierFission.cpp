@@ -506,7 +506,9 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, const Divergence *WarpDi
       // every thread has stored the same.
       if (WarpMode && WarpSplit[R - 1] ? WarpUniform : Uniform)
         HoistedReloads[R].push_back(New);
-      if (Uniform && !WarpMode)
+      // Stored once per block (emitRegion) where thread 0's copy is what is read: after a
+      // block barrier, also in warp rounds (the region after it runs over the whole block).
+      if (Uniform && (!WarpMode || !WarpSplit[R - 1]))
         UniformSaves.insert(Save);
       SSA.AddAvailableValue(Roots[R], New);
       Restored[Roots[R]] = New;
