@@ -215,6 +215,7 @@ public:
   SmallVector<unsigned, 4> SplitLines;
   unsigned SplitRegions = 0, OnceSaves = 0, OnceExits = 0, UniformVariants = 0, SizeGuards = 0;
   unsigned NestedSplits = 0; // of those, split again at a second branch inside the interval
+  WarpShufflePaths ShufflePaths; // how the shuffles read the other lanes (remark)
   /// In warp rounds, the end of a round (every warp has run on to a block barrier or the end).
   llvm::BasicBlock *RoundDone = nullptr;
 };
@@ -506,7 +507,9 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, const Divergence *WarpDi
       // every thread has stored the same.
       if (WarpMode && WarpSplit[R - 1] ? WarpUniform : Uniform)
         HoistedReloads[R].push_back(New);
-      if (Uniform && !WarpMode)
+      // Stored once per block (emitRegion) where thread 0's copy is what is read: after a
+      // block barrier, also in warp rounds (the region after it runs over the whole block).
+      if (Uniform && (!WarpMode || !WarpSplit[R - 1]))
         UniformSaves.insert(Save);
       SSA.AddAvailableValue(Roots[R], New);
       Restored[Roots[R]] = New;
@@ -844,7 +847,8 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
   auto LeadOf = [&](Value *A) -> Value * { return Lead.lookup(A); };
   WarpSlots Slots{HomeOf, OwnOf, LeadOf}; // function_refs: the lambdas must outlive them
   // A warp collective's: what the lanes need from each other, before any lane runs on.
-  Value *Gathered = WarpStandIn ? emitWarpPrologue(WarpStandIn, B, *Warp, Slots) : nullptr;
+  Value *Gathered =
+      WarpStandIn ? emitWarpPrologue(WarpStandIn, B, *Warp, Slots, ShufflePaths) : nullptr;
 
 
   // One variant of the region: Decided maps the conditions of uniform branches decided before
@@ -968,10 +972,11 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
       VMap[S.Slot] = B.CreateInBoundsGEP(Home[S.Slot]->getAllocatedType(), Home[S.Slot], Lin,
                                          S.Slot->getName());
     Value *NextOfThread = B.CreateInBoundsGEP(I32, Next, Lin);
+    // The lane from x: a warp is 32 consecutive x of one row (emit), and an i32 counter
+    // keeps the lanes' compares cheap in a vectorised loop.
     if (WarpStandIn)
-      VMap[WarpStandIn] = emitWarpLaneResult(
-          WarpStandIn, B, *Warp, Slots, Gathered,
-          B.CreateTrunc(B.CreateSub(Lin, Warp->FirstLinear), I32, "kp.lane"));
+      VMap[WarpStandIn] = emitWarpLaneResult(WarpStandIn, B, *Warp, Slots, Gathered,
+                                             B.CreateSub(X, Fr.Begin[0], "kp.lane"));
     for (auto [V, K] : Decided)
       VMap[V] = K;
     for (auto [V, K] : Fixed)
@@ -1177,7 +1182,10 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
     // Padded as bytes where the alignment asks for more; the slot's users take a pointer.
     if (uint64_t Stride = threadStride(S.Slot, DL); Stride != DL.getTypeAllocSize(Ty))
       Ty = ArrayType::get(B.getInt8Ty(), Stride);
-    AllocaInst *A = B.CreateAlloca(Ty, Threads, S.Slot->getName() + ".threads");
+    Value *Count = Threads; // padded where a shuffle reads past the block's end
+    if (unsigned Pad = warpSlotPadding(*S.Slot))
+      Count = B.CreateAdd(Threads, B.getInt64(Pad));
+    AllocaInst *A = B.CreateAlloca(Ty, Count, S.Slot->getName() + ".threads");
     A->setAlignment(std::max(S.Slot->getAlign(), Align(16)));
     Home[S.Slot] = A;
   }
@@ -1338,6 +1346,12 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
     if (Split.OnceSaves)
       Parts.push_back(std::to_string(Split.OnceSaves) +
                       " stores of uniform values made once per block, not per thread");
+    if (unsigned N = Split.ShufflePaths.InPlace)
+      Parts.push_back(std::to_string(N) + " warp shuffles read the lanes' values in place");
+    if (unsigned N = Split.ShufflePaths.Snapshot)
+      Parts.push_back(std::to_string(N) +
+                      " warp shuffles read a copy of the warp's values (shfl_up, shfl_xor, or "
+                      "shfl_idx whose mask or lane differs between the lanes)");
     for (const std::string &P : Parts)
       Res.RegionLoops += (Res.RegionLoops.empty() ? "" : "; ") + P;
   }

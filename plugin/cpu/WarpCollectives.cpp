@@ -90,6 +90,16 @@ bool isWarpCollectiveCall(const Instruction &I) {
   return Call && isPrimitive(Call->getCalledFunction(), PrimitiveClass::Warp);
 }
 
+unsigned warpSlotPadding(const AllocaInst &Slot) {
+  for (const User *U : Slot.users())
+    if (auto *Call = dyn_cast<CallInst>(U);
+        Call && Call->getCalledFunction() &&
+        Call->getCalledFunction()->getName() == "kernplug.cpu.warp_shuffle" &&
+        opOfStandIn(Call) == Op::ShflDown && Call->getArgOperand(2) == &Slot)
+      return 32;
+  return 0;
+}
+
 void lowerWarpCollectives(Function &F, SmallPtrSetImpl<Instruction *> &StandIns) {
   SmallVector<CallInst *, 8> Calls;
   for (Instruction &I : instructions(F))
@@ -188,51 +198,65 @@ Value *shuffleResult(IRBuilder<> &B, Op K, const WarpFrame &W, Value *Mask, Valu
   return B.CreateLoad(I32, laneElement(B, W.Snapshot, From));
 }
 
-/// Every lane's result of a shuffle whose mask and lane argument are the same in all lanes
-/// and whose mask takes every lane of the warp: copies of two ranges of the snapshot (up,
-/// down) or one lane's value (idx), loops the vectoriser takes. Not for xor.
-void emitUniformShuffle(IRBuilder<> &B, Op K, const WarpFrame &W, Value *Arg) {
+/// Every lane's result of a shfl_up whose mask and offset are the same in all lanes and
+/// whose mask takes every lane of the warp: copies of two ranges of the snapshot, [0, d) the
+/// lanes' own values and [d, N) lane - d's, loops the vectoriser takes.
+void emitUniformShuffleUp(IRBuilder<> &B, const WarpFrame &W, Value *Arg) {
   Value *N = W.Lanes;
-  auto Copy = [&](Value *From, Value *To, Value *Shift, bool Down) {
+  auto Copy = [&](Value *From, Value *To, Value *Shift) {
     emitLaneLoop(B, From, To, "kp.warp.copy", [&](Value *L) {
-      Value *Src = Shift ? (Down ? B.CreateNUWAdd(L, Shift) : B.CreateNUWSub(L, Shift)) : L;
+      Value *Src = Shift ? B.CreateNUWSub(L, Shift) : L;
       B.CreateStore(B.CreateLoad(B.getInt32Ty(), laneElement(B, W.Snapshot, Src)),
                     laneElement(B, W.Results, L));
     });
   };
-  Value *Zero = B.getInt32(0);
-  switch (K) {
-  case Op::ShflDown: { // [0, N - d): lane + d; [N - d, N): own (d may exceed N)
-    Value *D = B.CreateBinaryIntrinsic(Intrinsic::umin, Arg, N);
-    Value *Split = B.CreateSub(N, D);
-    Copy(Zero, Split, D, true);
-    Copy(Split, N, nullptr, false);
-    return;
+  Value *D = B.CreateBinaryIntrinsic(Intrinsic::umin, Arg, N);
+  Copy(B.getInt32(0), D, nullptr);
+  Copy(D, N, D);
+}
+
+/// Whether the lanes of shuffle StandIn whose mask Mask and lane Arg are the same in all lanes
+/// (else nullptr) take lane (Arg & 31)'s value, read before they run (emitWarpPrologue), or
+/// their own: shfl_idx with both uniform.
+bool isUniformIndexShuffle(Op K, Value *Mask, Value *Arg) {
+  return K == Op::ShflIdx && Mask && Arg;
+}
+
+/// Where a uniform shfl_idx's lanes take the source lane's value: it exists and is in the
+/// mask. An i1, the same for all lanes.
+Value *indexSourceTaken(IRBuilder<> &B, const WarpFrame &W, Value *Mask, Value *Src) {
+  Value *Group = B.CreateAnd(Mask, existingLanes(B, W));
+  Value *InGroup = B.CreateTrunc(B.CreateLShr(Group, Src), B.getInt1Ty()); // Src < 32
+  return B.CreateAnd(B.CreateICmpULT(Src, W.Lanes), InGroup);
+}
+
+/// Lane Lane's shfl_down result read in place: lane + d's stored value where that lane is in
+/// the warp and the mask, else the lane's own. The source is read whatever it is (d clamped
+/// to 32, the array padded by warpSlotPadding) and then chosen, so that with the mask and
+/// offset the same in all lanes the lane loop has no branch and vectorises: the read is of
+/// a later element than the lane's own stores, which the vectoriser's dependence check sees.
+Value *shuffleDownInPlace(IRBuilder<> &B, const WarpFrame &W, Value *OwnSlot, Value *Mask,
+                          Value *Arg, Value *Lane) {
+  Type *I32 = B.getInt32Ty();
+  Value *Own = B.CreateLoad(I32, OwnSlot, "kp.warp.own");
+  Value *D = B.CreateBinaryIntrinsic(Intrinsic::umin, Arg, B.getInt32(32));
+  Value *Src = B.CreateNUWAdd(Lane, D); // < 64
+  Value *Read = B.CreateLoad(
+      I32, B.CreateInBoundsGEP(I32, OwnSlot, B.CreateZExt(D, B.getInt64Ty())), "kp.warp.source");
+  Value *Taken = B.CreateICmpULT(Src, W.Lanes);
+  if (auto *C = dyn_cast<ConstantInt>(Mask); !C || !C->isAllOnesValue()) {
+    // Src < 32 where it matters; the shift is kept below 32 either way.
+    Value *Group = B.CreateAnd(Mask, existingLanes(B, W));
+    Value *Bit = B.CreateLShr(Group, B.CreateAnd(Src, B.getInt32(31)));
+    Taken = B.CreateAnd(Taken, B.CreateTrunc(Bit, B.getInt1Ty()));
   }
-  case Op::ShflUp: { // [0, d): own; [d, N): lane - d
-    Value *D = B.CreateBinaryIntrinsic(Intrinsic::umin, Arg, N);
-    Copy(Zero, D, nullptr, false);
-    Copy(D, N, D, false);
-    return;
-  }
-  default: { // idx: every lane gets lane (arg & 31)'s value if it exists, else its own
-    Value *Src = B.CreateAnd(Arg, B.getInt32(31));
-    Value *Exists = B.CreateICmpULT(Src, N);
-    Value *Bcast = B.CreateLoad(B.getInt32Ty(),
-                                laneElement(B, W.Snapshot, B.CreateSelect(Exists, Src, Zero)));
-    emitLaneLoop(B, Zero, N, "kp.warp.copy", [&](Value *L) {
-      Value *Own = B.CreateLoad(B.getInt32Ty(), laneElement(B, W.Snapshot, L));
-      B.CreateStore(B.CreateSelect(Exists, Bcast, Own), laneElement(B, W.Results, L));
-    });
-    return;
-  }
-  }
+  return B.CreateSelect(Taken, Read, Own, "kp.shuffled");
 }
 
 } // namespace
 
 Value *emitWarpPrologue(CallInst *StandIn, IRBuilder<> &B, const WarpFrame &W,
-                        const WarpSlots &S) {
+                        const WarpSlots &S, WarpShufflePaths &Paths) {
   Op K = opOfStandIn(StandIn);
   if (K == Op::ActiveMask)
     return nullptr;
@@ -262,13 +286,26 @@ Value *emitWarpPrologue(CallInst *StandIn, IRBuilder<> &B, const WarpFrame &W,
     B.SetInsertPoint(Exit);
     return Ballot;
   }
+  Value *MaskSlot = StandIn->getArgOperand(1), *ArgSlot = StandIn->getArgOperand(3);
+  Value *LeadMask = warpUniformOperand(S, MaskSlot);
+  Value *LeadArg = warpUniformOperand(S, ArgSlot);
+  if (K == Op::ShflDown) { // read in place by each lane (shuffleDownInPlace)
+    ++Paths.InPlace;
+    return nullptr;
+  }
+  if (isUniformIndexShuffle(K, LeadMask, LeadArg)) {
+    // The one value every taking lane gets, read before the source lane runs.
+    ++Paths.InPlace;
+    Value *Src = B.CreateAnd(LeadArg, B.getInt32(31));
+    Value *Exists = B.CreateICmpULT(Src, W.Lanes);
+    return B.CreateLoad(I32, OfLane(Vals, B.CreateSelect(Exists, Src, B.getInt32(0))),
+                        "kp.warp.bcast");
+  }
+  ++Paths.Snapshot;
   // The lanes' values, then each lane's result from them.
   emitLaneLoop(B, B.getInt32(0), W.Lanes, "kp.warp.gather", [&](Value *L) {
     B.CreateStore(B.CreateLoad(I32, OfLane(Vals, L)), laneElement(B, W.Snapshot, L));
   });
-  Value *MaskSlot = StandIn->getArgOperand(1), *ArgSlot = StandIn->getArgOperand(3);
-  Value *LeadMask = warpUniformOperand(S, MaskSlot);
-  Value *LeadArg = warpUniformOperand(S, ArgSlot);
   auto General = [&] {
     emitLaneLoop(B, B.getInt32(0), W.Lanes, "kp.warp.shuffle", [&](Value *L) {
       Value *Mask = LeadMask ? LeadMask : B.CreateLoad(I32, OfLane(S.Home(MaskSlot), L));
@@ -276,7 +313,7 @@ Value *emitWarpPrologue(CallInst *StandIn, IRBuilder<> &B, const WarpFrame &W,
       B.CreateStore(shuffleResult(B, K, W, Mask, Arg, L), laneElement(B, W.Results, L));
     });
   };
-  if (!LeadMask || !LeadArg || K == Op::ShflXor) {
+  if (!LeadMask || !LeadArg || K != Op::ShflUp) {
     General();
     return nullptr;
   }
@@ -288,7 +325,7 @@ Value *emitWarpPrologue(CallInst *StandIn, IRBuilder<> &B, const WarpFrame &W,
   BasicBlock *Join = BasicBlock::Create(C, "kp.warp.shuffled", E);
   B.CreateCondBr(Full, Fast, Slow);
   B.SetInsertPoint(Fast);
-  emitUniformShuffle(B, K, W, LeadArg);
+  emitUniformShuffleUp(B, W, LeadArg);
   B.CreateBr(Join);
   B.SetInsertPoint(Slow);
   General();
@@ -301,14 +338,30 @@ Value *emitWarpLaneResult(CallInst *StandIn, IRBuilder<> &B, const WarpFrame &W,
                           const WarpSlots &S, Value *Prologue, Value *Lane) {
   Op K = opOfStandIn(StandIn);
   Type *I32 = B.getInt32Ty();
+  // A mask or lane argument: the warp's (constant or first lane's) or the lane's own.
+  auto Operand = [&](unsigned I, const char *Name) {
+    Value *Slot = StandIn->getArgOperand(I);
+    if (Value *Uniform = warpUniformOperand(S, Slot))
+      return Uniform;
+    return static_cast<Value *>(B.CreateLoad(I32, S.Own(Slot), Name));
+  };
+  Value *OwnValue = S.Own(StandIn->getArgOperand(2));
+  if (K == Op::ShflDown)
+    return shuffleDownInPlace(B, W, OwnValue, Operand(1, "kp.warp.mask"),
+                              Operand(3, "kp.warp.arg"), Lane);
+  Value *LeadMask = warpUniformOperand(S, StandIn->getArgOperand(1));
+  Value *LeadArg = warpUniformOperand(S, StandIn->getArgOperand(3));
+  if (isUniformIndexShuffle(K, LeadMask, LeadArg)) {
+    Value *Src = B.CreateAnd(LeadArg, B.getInt32(31));
+    return B.CreateSelect(indexSourceTaken(B, W, LeadMask, Src), Prologue,
+                          B.CreateLoad(I32, OwnValue, "kp.warp.own"), "kp.shuffled");
+  }
   if (isShuffle(K)) // computed before the lanes run (emitWarpPrologue)
     return B.CreateLoad(I32, laneElement(B, W.Results, Lane), "kp.shuffled");
   Value *Existing = existingLanes(B, W);
   if (K == Op::ActiveMask)
     return Existing; // the split proved that every lane of the warp reaches it
-  Value *Mask = warpUniformOperand(S, StandIn->getArgOperand(1));
-  if (!Mask)
-    Mask = B.CreateLoad(I32, S.Own(StandIn->getArgOperand(1)), "kp.warp.mask");
+  Value *Mask = Operand(1, "kp.warp.mask");
   Value *Group = B.CreateAnd(Mask, Existing);
   Value *Set = B.CreateAnd(Prologue, Group);
   switch (K) {

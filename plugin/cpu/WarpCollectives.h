@@ -52,20 +52,38 @@ struct WarpSlots {
   llvm::function_ref<llvm::Value *(llvm::Value *)> Home, Own, Lead;
 };
 
+/// How the split kernel's shuffles read the other lanes' values, for the remark: in place
+/// (each lane reads its source lane's stored operand in the lane loop) or through a copy of
+/// the warp's values made before the lanes run (the snapshot).
+struct WarpShufflePaths {
+  unsigned InPlace = 0, Snapshot = 0;
+};
+
+/// Extra elements the per-thread array Slot needs past the block's last thread: 32 for the
+/// value operand of a shfl_down, whose in-place read of lane + offset (offset clamped to 32)
+/// is made before it is known to be in the warp; else 0.
+unsigned warpSlotPadding(const llvm::AllocaInst &Slot);
+
 /// Before the lane loop of the region StandIn starts: what every lane's result needs from
 /// the others, read while no lane of the warp can have overwritten its operands: the warp's
-/// ballot, or for a shuffle every lane's result (in W.Results; plain copies of ranges of
-/// the lanes' values where the mask and offset are the same in all lanes and the mask takes
-/// every lane, so that the loops vectorise). May return nullptr.
+/// ballot, for a shfl_idx whose mask and lane are the same in all lanes the source lane's
+/// value, or for the other shuffles every lane's result (in W.Results; plain copies of ranges
+/// of the lanes' values where the mask and offset are the same in all lanes and the mask takes
+/// every lane, so that the loops vectorise). A shfl_down needs nothing: its lanes read their
+/// sources in place (emitWarpLaneResult). Counts the shuffle's path in Paths. May return
+/// nullptr.
 llvm::Value *emitWarpPrologue(llvm::CallInst *StandIn, llvm::IRBuilder<> &B, const WarpFrame &W,
-                              const WarpSlots &S);
+                              const WarpSlots &S, WarpShufflePaths &Paths);
 
 /// for (L = From; L < To; ++L) Body(L), i32, at B; B is left after the loop. The loops over
 /// a warp's lanes and over a block's warps.
 void emitLaneLoop(llvm::IRBuilder<> &B, llvm::Value *From, llvm::Value *To, const llvm::Twine &Name,
                   llvm::function_ref<void(llvm::Value *)> Body);
 
-/// In the lane loop: StandIn's result for lane Lane (i32), given the prologue's value.
+/// In the lane loop: StandIn's result for lane Lane (i32), given the prologue's value. Read
+/// before the lane's own code runs: a shfl_down's source lane (lane + offset, or the lane
+/// itself) is never below the reader, and the lanes run in ascending order, each storing
+/// only its own elements, so the source's stored operand is still in place.
 llvm::Value *emitWarpLaneResult(llvm::CallInst *StandIn, llvm::IRBuilder<> &B, const WarpFrame &W,
                                 const WarpSlots &S, llvm::Value *Prologue, llvm::Value *Lane);
 

@@ -4,7 +4,7 @@
 ; the constants. 'const_ops' (the tree reduction's last step, shfl_down(0xffffffff, v, 16)):
 ; the lane loop before the shuffle stores only the value. 'loaded_offset' reads its offset
 ; from memory (the same in every lane, but not a constant): it still stores it per lane and
-; reads the warp's first lane's copy (the path before this change).
+; reads the warp's first lane's copy before the lanes run.
 ; RUN: %opt -load-pass-plugin %kernplug_passes -passes=kernplug-barrier-fission -pass-remarks=kernplug -S %s 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
 
@@ -19,19 +19,20 @@
 ; of the region); the only constant stores left are the regions' exits.
 ; CHECK-NOT: store i32 16,
 ; CHECK-NOT: store i32 -1,
-; CHECK: kp.warp.gather:
-; CHECK: kp.warp.uniform:
-; CHECK: kp.warp.copy
-; CHECK: %kp.shuffled = load i32
+; CHECK-NOT: kp.warp.gather
+; CHECK: %kp.warp.source = load i32
+; CHECK: %kp.shuffled = select i1
 ; CHECK-LABEL: define internal void @loaded_offset.kp.cpu_block(
 ; The loaded offset is still stored by every lane and read from the warp's first lane; the
 ; constant mask is not.
 ; CHECK-NOT: store i32 -1, ptr %kp.warp.mask
 ; CHECK: store i32 %o, ptr %kp.warp.arg
 ; CHECK-NOT: store i32 -1, ptr %kp.warp.mask
-; CHECK: kp.warp.gather:
-; CHECK: %kp.warp.full = icmp eq
-; CHECK: kp.warp.uniform:
+; CHECK: kp.region{{[0-9]+}}:
+; CHECK-NEXT: getelementptr inbounds i32, ptr %kp.warp.arg.threads, i64 %kp.warp.first
+; CHECK-NEXT: %[[OFF:.*]] = load i32, ptr
+; CHECK: call i32 @llvm.umin.i32(i32 %[[OFF]], i32 32)
+; CHECK: %kp.shuffled = select i1
 
 define void @const_ops(ptr %s, ptr %out) {
 entry:

@@ -1,7 +1,7 @@
 ; kernplug-barrier-fission on warp collectives and block votes. 'first_warp' shuffles under
 ; threadIdx.x < 32, the same across each warp: split at the shuffle as well as the barrier,
-; its regions run warp by warp (kp.round, kp.warp) with the shuffled values gathered before
-; the lanes' loop, and its entry gets KP_KERNEL_CPU_BLOCK_WARPS | _RUNS (512 | 1024). 'half_warp' shuffles
+; its regions run warp by warp (kp.round, kp.warp), each lane reading its source lane's
+; value in place (no copy of the warp's values before the lanes' loop), and its entry gets KP_KERNEL_CPU_BLOCK_WARPS | _RUNS (512 | 1024). 'half_warp' shuffles
 ; under threadIdx.x < 16: lanes of one warp differ, so it keeps its fibers and says why.
 ; 'count' (syncthreads_count) is split like syncthreads() with the predicates counted
 ; between the regions (KP_KERNEL_CPU_BLOCK_BARRIERS | _RUNS, 256 | 1024).
@@ -24,8 +24,9 @@
 ; CHECK-NEXT: store i32 65537, ptr %kp.next
 ; CHECK-NOT: kp.exit.warps
 ; CHECK: br label %kp.round.done
-; CHECK: kp.warp.gather:
-; CHECK: %kp.shuffled = load i32
+; CHECK-NOT: kp.warp.gather
+; CHECK: %kp.warp.source = load i32
+; CHECK: %kp.shuffled = select i1
 ; CHECK-NOT: call {{.*}}@kp_dev_shfl_down
 ; CHECK-LABEL: define internal void @count.kp.cpu_block(
 ; CHECK: kp.vote.loop:
