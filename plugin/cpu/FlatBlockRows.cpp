@@ -160,15 +160,6 @@ std::string whyThreadsObserve(Function &F) {
   return "";
 }
 
-/// The indexed body a block-loop entry calls (CpuBlockEntry.cpp), or null.
-Function *bodyOf(Function &BlockEntry) {
-  for (Instruction &I : instructions(BlockEntry))
-    if (auto *Call = dyn_cast<CallInst>(&I))
-      if (Function *Callee = Call->getCalledFunction(); Callee && !Callee->isDeclaration())
-        return Callee;
-  return nullptr;
-}
-
 /// Why the flat rows are not used for K's body (legality first), or "".
 std::string whyNotFlat(Function &Body, FunctionAnalysisManager &FAM) {
   ValueToValueMapTy VMap;
@@ -358,7 +349,7 @@ PreservedAnalyses CpuFlatBlockRowsPass::run(Module &M, ModuleAnalysisManager &MA
     if (K.CpuEntry != CpuEntryKind::BlockLoop || !Old ||
         Old->getName() != K.Name + ".kp.cpu_block" || K.Fn->hasOptNone())
       continue;
-    Function *Body = bodyOf(*Old);
+    Function *Body = bodyCalledBy(*Old);
     if (!Body || !Body->getReturnType()->isVoidTy())
       continue;
     std::string Why = whyNotFlat(*Body, FAM);

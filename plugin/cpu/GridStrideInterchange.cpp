@@ -929,15 +929,6 @@ Function *emitInterchangedEntry(const KernelEntry &K, const GridStrideShape &S, 
   return F;
 }
 
-/// The indexed body the block-loop entry calls (CpuBlockEntry.cpp), or null.
-Function *bodyCalledBy(Function &BlockEntry) {
-  for (Instruction &I : instructions(BlockEntry))
-    if (auto *Call = dyn_cast<CallInst>(&I))
-      if (Function *Callee = Call->getCalledFunction(); Callee && !Callee->isDeclaration())
-        return Callee;
-  return nullptr;
-}
-
 /// Builds the interchanged entry of K, or says why not.
 std::string interchange(KernelEntry &K, FunctionAnalysisManager &FAM, std::string &How) {
   if (K.Fn->hasOptNone())
@@ -1024,6 +1015,15 @@ bool simplifyGridStrideBody(Function &F, FunctionAnalysisManager &FAM) {
 bool isMathFunctionName(StringRef Name) { return isMathFunction(Name); }
 
 std::string whyThreadsOrdered(Function &F) { return whyOrderingReached(F); }
+
+Function *bodyCalledBy(Function &BlockEntry) {
+  for (Instruction &I : instructions(BlockEntry))
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      if (Function *Callee = Call->getCalledFunction(); Callee && !Callee->isDeclaration())
+        return Callee;
+  return nullptr;
+}
+
 
 PreservedAnalyses GridStrideInterchangePass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::vector<KernelEntry> Kernels = readKernelEntries(M);

@@ -28,6 +28,10 @@ bool isMathFunctionName(llvm::StringRef Name);
 /// "" (also used by FlatBlockRows.cpp).
 std::string whyThreadsOrdered(llvm::Function &F);
 
+/// The indexed body a block-loop entry calls (CpuBlockEntry.cpp), or null (also used by
+/// FlatBlockRows.cpp).
+llvm::Function *bodyCalledBy(llvm::Function &BlockEntry);
+
 class GridStrideInterchangePass : public llvm::PassInfoMixin<GridStrideInterchangePass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
