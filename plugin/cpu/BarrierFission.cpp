@@ -32,6 +32,7 @@
 #include "cpu/BarrierFission.h"
 #include "cpu/CpuBlockEntry.h"
 #include "cpu/Divergence.h"
+#include "cpu/FlagPaths.h"
 #include "cpu/GridStrideRounds.h"
 #include "cpu/RangeSplitPolicy.h"
 #include "cpu/ThreadLoopVersioning.h"
@@ -47,8 +48,10 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -177,6 +180,10 @@ private:
   SmallVector<unsigned, 4> liveAtRoots(Instruction *V);
   bool isRemat(Value *V, unsigned &Budget, SmallPtrSetImpl<Value *> &Seen);
   Value *cloneTree(Value *V, Instruction *Before, DenseMap<Value *, Value *> &Done);
+  bool isFlagOperand(Value *V, const FlagPaths &FP, BasicBlock *Join, BasicBlock *At,
+                     const Divergence &Div, const DominatorTree &DT, unsigned &Budget,
+                     SmallPtrSetImpl<Value *> &Seen, SmallPtrSetImpl<Instruction *> &Leaves);
+  void recomputeFlags(const Divergence &Div);
   bool saveAcrossBarriers(const Divergence &Div, const Divergence *WarpDiv, std::string &Why);
   Value *emitBlockVote(CallInst *Vote, IRBuilder<> &B,
                        DenseMap<AllocaInst *, AllocaInst *> &Home);
@@ -215,6 +222,7 @@ public:
   SmallVector<unsigned, 4> SplitLines;
   unsigned SplitRegions = 0, OnceSaves = 0, OnceExits = 0, UniformVariants = 0, SizeGuards = 0;
   unsigned NestedSplits = 0; // of those, split again at a second branch inside the interval
+  unsigned RecomputedFlags = 0; // flags recomputed after barriers from their branches
   WarpShufflePaths ShufflePaths; // how the shuffles read the other lanes (remark)
   /// In warp rounds, the end of a round (every warp has run on to a block barrier or the end).
   llvm::BasicBlock *RoundDone = nullptr;
@@ -444,10 +452,165 @@ Value *Fission::cloneTree(Value *V, Instruction *Before, DenseMap<Value *, Value
   return C;
 }
 
+/// Whether To can be reached from the end of From without passing through Avoid.
+static bool reachesAvoiding(BasicBlock *From, BasicBlock *To, BasicBlock *Avoid) {
+  SmallPtrSet<BasicBlock *, 32> Seen;
+  SmallVector<BasicBlock *, 16> Work(succ_begin(From), succ_end(From));
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (BB == Avoid || !Seen.insert(BB).second)
+      continue;
+    if (BB == To)
+      return true;
+    Work.append(succ_begin(BB), succ_end(BB));
+  }
+  return false;
+}
+
+/// Whether V, an operand of a flag's branch conditions (FlagPaths.h), can be computed at At
+/// with the value it had when the branches ran: constants, arguments, the thread's indices
+/// and pure instructions on them (cloned, as isRemat), or a value the same in every thread
+/// (Leaves: used as it is, and saved at the barrier like any other uniform value) defined
+/// before the branches (or in the first of their blocks) and not defined again on any way from there to At that does not
+/// pass the flag's join (a loop's counter, read after the barrier in the same iteration).
+bool Fission::isFlagOperand(Value *V, const FlagPaths &FP, BasicBlock *Join, BasicBlock *At,
+                            const Divergence &Div, const DominatorTree &DT, unsigned &Budget,
+                            SmallPtrSetImpl<Value *> &Seen,
+                            SmallPtrSetImpl<Instruction *> &Leaves) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return isa<Argument, Constant>(V);
+  if (!Seen.insert(V).second)
+    return true;
+  if (Budget == 0)
+    return false;
+  --Budget;
+  bool Pure =
+      indexLoadSlot(I, Idx) || (!I->mayReadOrWriteMemory() && !isa<PHINode, AllocaInst>(I) &&
+                                !I->isTerminator() && isSafeToSpeculativelyExecute(I));
+  if (Pure)
+    return all_of(I->operands(), [&](Value *Op) {
+      return isFlagOperand(Op, FP, Join, At, Div, DT, Budget, Seen, Leaves);
+    });
+  BasicBlock *Def = I->getParent();
+  if (Div.isDivergent(I) || !I->getType()->isIntegerTy() || Def == At ||
+      !DT.dominates(Def, FP.Top) || reachesAvoiding(Def, At, Join))
+    return false;
+  Leaves.insert(I);
+  return true;
+}
+
+/// Flags (FlagPaths.h) live across a barrier, recomputed after it from the branch conditions
+/// that set them where every use outside the flag's block can recompute them: a thread's
+/// flag is then a condition on its indices that the region's loop can split at, not a value
+/// each thread stores and loads. A phi all of whose incoming values are the flag (a loop's
+/// exit) is replaced by the recomputed flag, and a comparison of the flag with a constant by
+/// the condition. Each thread still computes what it computed: the same conditions on the
+/// same values.
+void Fission::recomputeFlags(const Divergence &Div) {
+  if (WarpMode)
+    return; // warp rounds reload uniform values per warp: not needed there so far
+  const unsigned MaxFlagSize = 48;
+  DominatorTree DT(F);
+  auto Stop = [&](BasicBlock *BB) { return BarrierIdx.count(BB) || RootIdx.count(BB); };
+  SmallVector<PHINode *, 8> Phis;
+  for (BasicBlock &BB : F)
+    for (PHINode &P : BB.phis())
+      if (!liveAtRoots(&P).empty())
+        Phis.push_back(&P);
+  for (PHINode *P : Phis) {
+    std::optional<FlagPaths> FP = flagPaths(*P, DT, Stop);
+    if (!FP)
+      continue;
+    struct Site {
+      Instruction *User, *Before;
+      int Incoming; // a phi's incoming value, or -1: the user's operand (or, Alias, itself)
+      bool Alias;
+    };
+    SmallVector<Site, 8> Sites;
+    SmallSetVector<Instruction *, 8> Users;
+    for (User *U : P->users())
+      Users.insert(cast<Instruction>(U));
+    bool Ok = true;
+    for (Instruction *User : Users) {
+      auto *Phi = dyn_cast<PHINode>(User);
+      if (Phi && Phi->getParent() != P->getParent() && liveAtRoots(Phi).empty() &&
+          all_of(Phi->incoming_values(), [&](Value *V) { return V == P; })) {
+        Sites.push_back({Phi, &*Phi->getParent()->getFirstInsertionPt(), -1, true});
+      } else if (Phi) {
+        for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K)
+          if (Phi->getIncomingValue(K) == P) {
+            BasicBlock *From = Phi->getIncomingBlock(K);
+            Ok &= !BarrierIdx.count(From);
+            if (From != P->getParent())
+              Sites.push_back({Phi, From->getTerminator(), int(K), false});
+          }
+      } else if (User->getParent() != P->getParent()) {
+        Sites.push_back({User, User, -1, false});
+      }
+    }
+    // Every site can recompute the flag, or the flag is saved as before.
+    SmallVector<SmallPtrSet<Instruction *, 4>, 8> SiteLeaves(Sites.size());
+    for (unsigned S = 0; Ok && S < Sites.size(); ++S) {
+      unsigned Budget = MaxFlagSize;
+      SmallPtrSet<Value *, 32> Seen;
+      for (const auto &Path : FP->Paths)
+        for (auto [Cond, Way] : Path)
+          Ok &= isFlagOperand(Cond, *FP, P->getParent(), Sites[S].Before->getParent(), Div, DT,
+                              Budget, Seen, SiteLeaves[S]);
+    }
+    if (!Ok || Sites.empty())
+      continue;
+    const DataLayout &DL = F.getDataLayout();
+    for (unsigned S = 0; S < Sites.size(); ++S) {
+      Site &St = Sites[S];
+      IRBuilder<> B(St.Before);
+      DenseMap<Value *, Value *> Done;
+      for (Instruction *L : SiteLeaves[S])
+        Done[L] = L;
+      Value *Cond = emitFlagCondition(
+          *FP, B, [&](Value *C) { return cloneTree(C, St.Before, Done); });
+      Value *Flag = emitFlagValue(*FP, B, Cond);
+      SmallVector<Instruction *, 4> Readers;
+      if (St.Alias) {
+        for (User *U : St.User->users())
+          Readers.push_back(cast<Instruction>(U));
+        St.User->replaceAllUsesWith(Flag);
+        St.User->eraseFromParent();
+      } else if (St.Incoming >= 0) {
+        cast<PHINode>(St.User)->setIncomingValue(St.Incoming, Flag);
+      } else {
+        St.User->replaceUsesOfWith(P, Flag);
+        Readers.push_back(St.User);
+      }
+      // `flag != 0`: the condition itself.
+      for (Instruction *R : Readers) {
+        auto *Cmp = dyn_cast<ICmpInst>(R);
+        auto *K = Cmp ? dyn_cast<Constant>(Cmp->getOperand(1)) : nullptr;
+        if (!K || Cmp->getOperand(0) != Flag || FP->True->getType()->isIntegerTy(1))
+          continue;
+        Constant *OnTrue = ConstantFoldCompareInstOperands(Cmp->getPredicate(), FP->True, K, DL);
+        Constant *OnFalse =
+            ConstantFoldCompareInstOperands(Cmp->getPredicate(), FP->False, K, DL);
+        if (!OnTrue || !OnFalse)
+          continue;
+        IRBuilder<> At(Cmp);
+        Value *Same = OnTrue == OnFalse     ? OnTrue
+                      : OnTrue->isOneValue() ? Cond
+                                             : At.CreateNot(Cond);
+        Cmp->replaceAllUsesWith(Same);
+        Cmp->eraseFromParent();
+      }
+    }
+    ++RecomputedFlags;
+  }
+}
+
 /// Values live across a barrier: recomputed where used, or stored before it and
 /// reloaded after it, with SSA form repaired for the new definitions.
 bool Fission::saveAcrossBarriers(const Divergence &Div, const Divergence *WarpDiv,
                                  std::string &Why) {
+  recomputeFlags(Div);
   const DataLayout &DL = F.getDataLayout();
   uint64_t PerThreadBytes = 0;
   IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
@@ -1337,6 +1500,10 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
       Parts.push_back(std::to_string(Split.NestedSplits) +
                       " of them split again inside the interval at a second branch on "
                       "threadIdx.x");
+    if (Split.RecomputedFlags)
+      Parts.push_back(std::to_string(Split.RecomputedFlags) +
+                      " per-thread flags recomputed after the barrier from the branches that "
+                      "set them, not saved per thread");
     if (Split.SizeGuards)
       Parts.push_back(std::to_string(Split.SizeGuards) +
                       " thread loops not split at a branch against the problem size");
