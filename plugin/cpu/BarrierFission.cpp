@@ -37,6 +37,7 @@
 #include "cpu/ThreadLoopVersioning.h"
 #include "cpu/ThreadRangeSplit.h"
 #include "cpu/WarpCollectives.h"
+#include "cpu/WarpLoopUnroll.h"
 #include "DevicePass.h"
 #include "Diagnostics.h"
 #include "KernelMetadata.h"
@@ -216,6 +217,7 @@ public:
   unsigned SplitRegions = 0, OnceSaves = 0, OnceExits = 0, UniformVariants = 0, SizeGuards = 0;
   unsigned NestedSplits = 0; // of those, split again at a second branch inside the interval
   WarpShufflePaths ShufflePaths; // how the shuffles read the other lanes (remark)
+  WarpLoopUnrolling WarpLoops;   // loops of warp collectives unrolled before the split (remark)
   /// In warp rounds, the end of a round (every warp has run on to a block barrier or the end).
   llvm::BasicBlock *RoundDone = nullptr;
 };
@@ -592,6 +594,9 @@ bool Fission::prepare(std::string &Why) {
   simplify();
   if (!checkInstructions(Why))
     return false;
+  // Each collective of a short constant loop its own region, with constant operands.
+  if (WarpMode)
+    WarpLoops = unrollWarpLoops(F, FAM, isWarpCollectiveCall, isBlockBarrier);
   lowerBlockVotes();
   if (WarpMode)
     lowerWarpCollectives(F, WarpStandIns);
@@ -1346,6 +1351,12 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
     if (Split.OnceSaves)
       Parts.push_back(std::to_string(Split.OnceSaves) +
                       " stores of uniform values made once per block, not per thread");
+    if (unsigned N = Split.WarpLoops.Unrolled)
+      Parts.push_back(std::to_string(N) +
+                      " loops of warp collectives unrolled (a constant trip count)");
+    if (unsigned N = Split.WarpLoops.Kept)
+      Parts.push_back(std::to_string(N) +
+                      " loops of warp collectives kept (trip count not a small constant)");
     if (unsigned N = Split.ShufflePaths.InPlace)
       Parts.push_back(std::to_string(N) + " warp shuffles read the lanes' values in place");
     if (unsigned N = Split.ShufflePaths.Snapshot)
