@@ -216,6 +216,7 @@ public:
   SmallVector<unsigned, 4> SplitLines;
   unsigned SplitRegions = 0, OnceSaves = 0, OnceExits = 0, UniformVariants = 0, SizeGuards = 0;
   unsigned NestedSplits = 0; // of those, split again at a second branch inside the interval
+  unsigned OperandReloads = 0; // values read back from a shuffle's operand, not saved again
   WarpShufflePaths ShufflePaths; // how the shuffles read the other lanes (remark)
   WarpLoopUnrolling WarpLoops;   // loops of warp collectives unrolled before the split (remark)
   /// In warp rounds, the end of a round (every warp has run on to a block barrier or the end).
@@ -487,19 +488,53 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, const Divergence *WarpDi
     }
   }
 
+  // The shuffle whose region root R is, in warp rounds (else nullptr).
+  auto ShuffleBefore = [&](unsigned R) -> CallInst * {
+    if (!WarpMode || !WarpSplit[R - 1])
+      return nullptr;
+    for (Instruction &I : *Roots[R])
+      if (WarpStandIns.contains(&I))
+        return cast<CallInst>(&I);
+    return nullptr;
+  };
   for (auto &[V, At] : LiveValues()) {
     bool Uniform = !Div.isDivergent(V);
     bool WarpUniform = Uniform || (WarpDiv && !WarpDiv->isDivergent(V));
-    AllocaInst *Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".saved");
-    Storages.push_back({Slot, Uniform});
-    PerThreadBytes += threadStride(Slot, DL); // uniform ones too: one per thread
+    AllocaInst *Slot = nullptr; // made when a region needs it
+    Instruction *Live = V;      // (a structured binding: not capturable in C++17)
+    auto SlotFor = [&] {
+      if (!Slot) {
+        Slot = B.CreateAlloca(Live->getType(), nullptr, Live->getName() + ".saved");
+        Storages.push_back({Slot, Uniform});
+        PerThreadBytes += threadStride(Slot, DL); // uniform ones too: one per thread
+      }
+      return Slot;
+    };
     SSAUpdater SSA;
     SSA.Initialize(V->getType(), V->getName());
     SSA.AddAvailableValue(V->getParent(), V);
     DenseMap<BasicBlock *, Value *> Restored;
     for (unsigned R : At) {
       Instruction *Start = &*Roots[R]->getFirstInsertionPt();
-      auto *Save = new StoreInst(V, Slot,
+      // V is the operand of the shuffle right before R: read back from the shuffle's value
+      // slot, not saved again.
+      if (CallInst *Shfl = ShuffleBefore(R)) {
+        if (AllocaInst *Operand = shuffleOperandHolding(Shfl, V)) {
+          Value *New = new LoadInst(B.getInt32Ty(), Operand, V->getName() + ".restored",
+                                    Start->getIterator());
+          if (V->getType() != New->getType())
+            New = new BitCastInst(New, V->getType(), V->getName() + ".restored.bits",
+                                  Start->getIterator());
+          if (WarpUniform)
+            HoistedReloads[R].push_back(cast<LoadInst>(
+                isa<LoadInst>(New) ? New : cast<BitCastInst>(New)->getOperand(0)));
+          ++OperandReloads;
+          SSA.AddAvailableValue(Roots[R], New);
+          Restored[Roots[R]] = New;
+          continue;
+        }
+      }
+      auto *Save = new StoreInst(V, SlotFor(),
                                 Barriers[R - 1]->getTerminator()->getPrevNode()->getIterator());
       auto *New =
           new LoadInst(V->getType(), Slot, V->getName() + ".restored", Start->getIterator());
@@ -1357,6 +1392,10 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
     if (unsigned N = Split.WarpLoops.Kept)
       Parts.push_back(std::to_string(N) +
                       " loops of warp collectives kept (trip count not a small constant)");
+    if (Split.OperandReloads)
+      Parts.push_back(std::to_string(Split.OperandReloads) +
+                      " values read back from the shuffle they were the operand of, not saved "
+                      "again");
     if (unsigned N = Split.ShufflePaths.InPlace)
       Parts.push_back(std::to_string(N) + " warp shuffles read the lanes' values in place");
     if (unsigned N = Split.ShufflePaths.Snapshot)

@@ -2,7 +2,7 @@
  * unrolls before splitting (WarpLoopUnroll.cpp): each shuffle then has a constant offset and a
  * region of its own. The cuda-samples tree reduction (a shared-memory tree, then shfl_down at
  * offsets 16, 8, 4, 2, 1 in the first warp), a non-commutative shfl_down loop whose value is used
- * after the loop and in the loop's condition's neighbourhood, a shfl_xor butterfly, a shfl_up
+ * after the loop, the same on floats (whose bits the shuffles move), a shfl_xor butterfly, a shfl_up
  * scan, and a loop whose trip count is a parameter (kept as a loop). Full warps, partial last
  * warps and blocks of several rows; each compared with plain C. A source lane that does not
  * exist gives the lane's own value on the CPU (the runtime's rule) and is undefined on a GPU:
@@ -48,6 +48,15 @@ __attribute__((kernel)) void down_steps(const unsigned *in, unsigned *out) {
   unsigned v = in[gid], w = v ^ 0x9e3779b9u;
   for (unsigned d = 16; d > 0; d /= 2) v = 3u * v + shfl_down_sync(FULL, v, d);
   out[gid] = v + w;
+}
+
+/* A float: the shuffle moves its bits (the value read back after each shuffle is the float the
+ * lane stored). Small integers, so that the sums are exact. */
+__attribute__((kernel)) void down_float(const unsigned *in, unsigned *out) {
+  unsigned gid = blockIdx.x * blockDim.x * blockDim.y + linear_tid();
+  float v = (float)(in[gid] % 1000u);
+  for (int d = 16; d > 0; d /= 2) v = 2.0f * v + shfl_down_sync(FULL, v, d);
+  out[gid] = (unsigned)v;
 }
 
 __attribute__((kernel)) void xor_butterfly(const unsigned *in, unsigned *out) {
@@ -112,6 +121,18 @@ static void steps_down(unsigned *v, int *def, unsigned lanes, unsigned param) {
   }
   for (unsigned l = 0; l < lanes; l++) v[l] += w[l];
 }
+static void steps_float(unsigned *v, int *def, unsigned lanes, unsigned param) {
+  (void)param;
+  unsigned r[32];
+  for (unsigned l = 0; l < lanes; l++) v[l] %= 1000u;
+  for (unsigned d = 16; d > 0; d /= 2) {
+    int d2[32];
+    memcpy(d2, def, sizeof d2);
+    shuffle(v, r, d2, lanes, DOWN, d);
+    memcpy(def, d2, sizeof d2);
+    for (unsigned l = 0; l < lanes; l++) v[l] = 2u * v[l] + r[l];
+  }
+}
 static void steps_xor(unsigned *v, int *def, unsigned lanes, unsigned param) {
   (void)param;
   unsigned r[32];
@@ -174,6 +195,9 @@ static void run_shape(unsigned bx, unsigned by, unsigned blocks) {
   launch(down_steps, blocks, block)(d_in, d_out);
   copy_to_host(out, d_out, total);
   check("down_steps", in, out, threads, blocks, steps_down, 0);
+  launch(down_float, blocks, block)(d_in, d_out);
+  copy_to_host(out, d_out, total);
+  check("down_float", in, out, threads, blocks, steps_float, 0);
   launch(xor_butterfly, blocks, block)(d_in, d_out);
   copy_to_host(out, d_out, total);
   check("xor_butterfly", in, out, threads, blocks, steps_xor, 0);
