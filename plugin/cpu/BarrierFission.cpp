@@ -217,6 +217,7 @@ public:
   unsigned SplitRegions = 0, OnceSaves = 0, OnceExits = 0, UniformVariants = 0, SizeGuards = 0;
   unsigned NestedSplits = 0; // of those, split again at a second branch inside the interval
   unsigned OperandReloads = 0; // values read back from a shuffle's operand, not saved again
+  unsigned SharedSaves = 0;    // values saved in another value's per-thread array
   WarpShufflePaths ShufflePaths; // how the shuffles read the other lanes (remark)
   WarpLoopUnrolling WarpLoops;   // loops of warp collectives unrolled before the split (remark)
   /// In warp rounds, the end of a round (every warp has run on to a block barrier or the end).
@@ -497,17 +498,43 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, const Divergence *WarpDi
         return cast<CallInst>(&I);
     return nullptr;
   };
+  // Per-thread arrays shared by values of one type saved at different barriers (the tree
+  // reduction's v before its stride loop and v in it: a thread that skips a stride then
+  // stores its v where it read it, which the optimiser drops, instead of copying it to a
+  // second array). A thread stores a value right before it crosses the barrier and reads it
+  // back right after, touching its own element only: values saved at different barriers
+  // never hold the same element at once. Not for values the same in all threads or a
+  // warp's lanes, which are read from another thread's element or stored once per block.
+  struct SharedSlot {
+    AllocaInst *Slot;
+    SmallVector<unsigned, 8> Roots; // where the values in it are read back
+  };
+  SmallVector<SharedSlot, 8> Sharable;
   for (auto &[V, At] : LiveValues()) {
     bool Uniform = !Div.isDivergent(V);
     bool WarpUniform = Uniform || (WarpDiv && !WarpDiv->isDivergent(V));
     AllocaInst *Slot = nullptr; // made when a region needs it
     Instruction *Live = V;      // (a structured binding: not capturable in C++17)
+    SmallVector<unsigned, 4> SavedAt; // the roots where V is saved, not read from a shuffle
+    for (unsigned R : At)
+      if (CallInst *Shfl = ShuffleBefore(R); !Shfl || !shuffleOperandHolding(Shfl, V))
+        SavedAt.push_back(R);
     auto SlotFor = [&] {
-      if (!Slot) {
-        Slot = B.CreateAlloca(Live->getType(), nullptr, Live->getName() + ".saved");
-        Storages.push_back({Slot, Uniform});
-        PerThreadBytes += threadStride(Slot, DL); // uniform ones too: one per thread
-      }
+      if (Slot)
+        return Slot;
+      if (!WarpUniform)
+        for (SharedSlot &S : Sharable)
+          if (S.Slot->getAllocatedType() == Live->getType() &&
+              none_of(SavedAt, [&](unsigned R) { return is_contained(S.Roots, R); })) {
+            S.Roots.append(SavedAt.begin(), SavedAt.end());
+            ++SharedSaves;
+            return Slot = S.Slot;
+          }
+      Slot = B.CreateAlloca(Live->getType(), nullptr, Live->getName() + ".saved");
+      Storages.push_back({Slot, Uniform});
+      PerThreadBytes += threadStride(Slot, DL); // uniform ones too: one per thread
+      if (!WarpUniform)
+        Sharable.push_back({Slot, SmallVector<unsigned, 8>(SavedAt.begin(), SavedAt.end())});
       return Slot;
     };
     SSAUpdater SSA;
@@ -1392,6 +1419,9 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
     if (unsigned N = Split.WarpLoops.Kept)
       Parts.push_back(std::to_string(N) +
                       " loops of warp collectives kept (trip count not a small constant)");
+    if (Split.SharedSaves)
+      Parts.push_back(std::to_string(Split.SharedSaves) +
+                      " values saved at other barriers than another's, in its per-thread array");
     if (Split.OperandReloads)
       Parts.push_back(std::to_string(Split.OperandReloads) +
                       " values read back from the shuffle they were the operand of, not saved "
