@@ -38,6 +38,7 @@
 #include "cpu/ThreadLoopVersioning.h"
 #include "cpu/ThreadRangeSplit.h"
 #include "cpu/WarpCollectives.h"
+#include "cpu/WarpLoopUnroll.h"
 #include "DevicePass.h"
 #include "Diagnostics.h"
 #include "KernelMetadata.h"
@@ -223,7 +224,10 @@ public:
   unsigned SplitRegions = 0, OnceSaves = 0, OnceExits = 0, UniformVariants = 0, SizeGuards = 0;
   unsigned NestedSplits = 0; // of those, split again at a second branch inside the interval
   unsigned RecomputedFlags = 0; // flags recomputed after barriers from their branches
+  unsigned OperandReloads = 0; // values read back from a shuffle's operand, not saved again
+  unsigned SharedSaves = 0;    // values saved in another value's per-thread array
   WarpShufflePaths ShufflePaths; // how the shuffles read the other lanes (remark)
+  WarpLoopUnrolling WarpLoops;   // loops of warp collectives unrolled before the split (remark)
   /// In warp rounds, the end of a round (every warp has run on to a block barrier or the end).
   llvm::BasicBlock *RoundDone = nullptr;
 };
@@ -648,19 +652,79 @@ bool Fission::saveAcrossBarriers(const Divergence &Div, const Divergence *WarpDi
     }
   }
 
+  // The shuffle whose region root R is, in warp rounds (else nullptr).
+  auto ShuffleBefore = [&](unsigned R) -> CallInst * {
+    if (!WarpMode || !WarpSplit[R - 1])
+      return nullptr;
+    for (Instruction &I : *Roots[R])
+      if (WarpStandIns.contains(&I))
+        return cast<CallInst>(&I);
+    return nullptr;
+  };
+  // Per-thread arrays shared by values of one type saved at different barriers (the tree
+  // reduction's v before its stride loop and v in it: a thread that skips a stride then
+  // stores its v where it read it, which the optimiser drops, instead of copying it to a
+  // second array). A thread stores a value right before it crosses the barrier and reads it
+  // back right after, touching its own element only: values saved at different barriers
+  // never hold the same element at once. Not for values the same in all threads or a
+  // warp's lanes, which are read from another thread's element or stored once per block.
+  struct SharedSlot {
+    AllocaInst *Slot;
+    SmallVector<unsigned, 8> Roots; // where the values in it are read back
+  };
+  SmallVector<SharedSlot, 8> Sharable;
   for (auto &[V, At] : LiveValues()) {
     bool Uniform = !Div.isDivergent(V);
     bool WarpUniform = Uniform || (WarpDiv && !WarpDiv->isDivergent(V));
-    AllocaInst *Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".saved");
-    Storages.push_back({Slot, Uniform});
-    PerThreadBytes += threadStride(Slot, DL); // uniform ones too: one per thread
+    AllocaInst *Slot = nullptr; // made when a region needs it
+    Instruction *Live = V;      // (a structured binding: not capturable in C++17)
+    SmallVector<unsigned, 4> SavedAt; // the roots where V is saved, not read from a shuffle
+    for (unsigned R : At)
+      if (CallInst *Shfl = ShuffleBefore(R); !Shfl || !shuffleOperandHolding(Shfl, V))
+        SavedAt.push_back(R);
+    auto SlotFor = [&] {
+      if (Slot)
+        return Slot;
+      if (!WarpUniform)
+        for (SharedSlot &S : Sharable)
+          if (S.Slot->getAllocatedType() == Live->getType() &&
+              none_of(SavedAt, [&](unsigned R) { return is_contained(S.Roots, R); })) {
+            S.Roots.append(SavedAt.begin(), SavedAt.end());
+            ++SharedSaves;
+            return Slot = S.Slot;
+          }
+      Slot = B.CreateAlloca(Live->getType(), nullptr, Live->getName() + ".saved");
+      Storages.push_back({Slot, Uniform});
+      PerThreadBytes += threadStride(Slot, DL); // uniform ones too: one per thread
+      if (!WarpUniform)
+        Sharable.push_back({Slot, SmallVector<unsigned, 8>(SavedAt.begin(), SavedAt.end())});
+      return Slot;
+    };
     SSAUpdater SSA;
     SSA.Initialize(V->getType(), V->getName());
     SSA.AddAvailableValue(V->getParent(), V);
     DenseMap<BasicBlock *, Value *> Restored;
     for (unsigned R : At) {
       Instruction *Start = &*Roots[R]->getFirstInsertionPt();
-      auto *Save = new StoreInst(V, Slot,
+      // V is the operand of the shuffle right before R: read back from the shuffle's value
+      // slot, not saved again.
+      if (CallInst *Shfl = ShuffleBefore(R)) {
+        if (AllocaInst *Operand = shuffleOperandHolding(Shfl, V)) {
+          Value *New = new LoadInst(B.getInt32Ty(), Operand, V->getName() + ".restored",
+                                    Start->getIterator());
+          if (V->getType() != New->getType())
+            New = new BitCastInst(New, V->getType(), V->getName() + ".restored.bits",
+                                  Start->getIterator());
+          if (WarpUniform)
+            HoistedReloads[R].push_back(cast<LoadInst>(
+                isa<LoadInst>(New) ? New : cast<BitCastInst>(New)->getOperand(0)));
+          ++OperandReloads;
+          SSA.AddAvailableValue(Roots[R], New);
+          Restored[Roots[R]] = New;
+          continue;
+        }
+      }
+      auto *Save = new StoreInst(V, SlotFor(),
                                 Barriers[R - 1]->getTerminator()->getPrevNode()->getIterator());
       auto *New =
           new LoadInst(V->getType(), Slot, V->getName() + ".restored", Start->getIterator());
@@ -755,6 +819,9 @@ bool Fission::prepare(std::string &Why) {
   simplify();
   if (!checkInstructions(Why))
     return false;
+  // Each collective of a short constant loop its own region, with constant operands.
+  if (WarpMode)
+    WarpLoops = unrollWarpLoops(F, FAM, isWarpCollectiveCall, isBlockBarrier);
   lowerBlockVotes();
   if (WarpMode)
     lowerWarpCollectives(F, WarpStandIns);
@@ -1513,6 +1580,19 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
     if (Split.OnceSaves)
       Parts.push_back(std::to_string(Split.OnceSaves) +
                       " stores of uniform values made once per block, not per thread");
+    if (unsigned N = Split.WarpLoops.Unrolled)
+      Parts.push_back(std::to_string(N) +
+                      " loops of warp collectives unrolled (a constant trip count)");
+    if (unsigned N = Split.WarpLoops.Kept)
+      Parts.push_back(std::to_string(N) +
+                      " loops of warp collectives kept (trip count not a small constant)");
+    if (Split.SharedSaves)
+      Parts.push_back(std::to_string(Split.SharedSaves) +
+                      " values saved at other barriers than another's, in its per-thread array");
+    if (Split.OperandReloads)
+      Parts.push_back(std::to_string(Split.OperandReloads) +
+                      " values read back from the shuffle they were the operand of, not saved "
+                      "again");
     if (unsigned N = Split.ShufflePaths.InPlace)
       Parts.push_back(std::to_string(N) + " warp shuffles read the lanes' values in place");
     if (unsigned N = Split.ShufflePaths.Snapshot)

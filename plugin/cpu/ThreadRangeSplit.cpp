@@ -85,6 +85,25 @@ bool normalise(IndexLeaf &Lf, const Argument *Idx, RowValueFn IsRowValue) {
 
 bool isLower(CmpInst::Predicate P) { return ICmpInst::isGT(P) || ICmpInst::isGE(P); }
 
+/// `x == C` (C a constant) that must hold, Cmp's value then being Want: the interval
+/// [C, C + 1), appended to Out as a lower and an upper leaf on Cmp (the tree reduction's
+/// `if (tid == 0)` after its shuffles). False for anything else (`x != C` is two intervals).
+bool equalityLeaves(ICmpInst *Cmp, CmpInst::Predicate Pred, bool Want, const Argument *Idx,
+                    SmallVectorImpl<IndexLeaf> &Out) {
+  Value *X = Cmp->getOperand(0), *Narrow;
+  const APInt *C;
+  if (Pred != ICmpInst::ICMP_EQ || !match(Cmp->getOperand(1), m_APInt(C)))
+    return false;
+  if (!isThreadX(X, Idx) && !(match(X, m_ZExtOrSExt(m_Value(Narrow))) && isThreadX(Narrow, Idx)))
+    return false;
+  if (C->isMaxValue())
+    return false; // C + 1 wraps
+  Type *Ty = X->getType();
+  Out.push_back({Cmp, Want, ICmpInst::ICMP_UGE, ConstantInt::get(Ty, *C), {}});
+  Out.push_back({Cmp, Want, ICmpInst::ICMP_ULT, ConstantInt::get(Ty, *C + 1), {}});
+  return true;
+}
+
 /// Lf as InstCombine's form of `x >= C && x < C + N`: `x + K u< N` (or u<=) that must hold, K
 /// and N constants, C = -K (mod 2^w): the x for which the sum, wrapping, is below N. That is
 /// the one interval [C, C + N) when C + N <= 2^w: appended to Out as a lower and an upper
@@ -93,6 +112,8 @@ bool constantRangeLeaves(const IndexLeaf &Lf, const Argument *Idx,
                          SmallVectorImpl<IndexLeaf> &Out) {
   ICmpInst *Cmp = Lf.Cmp;
   CmpInst::Predicate Pred = Lf.Want ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  if (equalityLeaves(Cmp, Pred, Lf.Want, Idx, Out))
+    return true;
   Value *X;
   const APInt *K, *N;
   if ((Pred != ICmpInst::ICMP_ULT && Pred != ICmpInst::ICMP_ULE) ||

@@ -90,6 +90,30 @@ bool isWarpCollectiveCall(const Instruction &I) {
   return Call && isPrimitive(Call->getCalledFunction(), PrimitiveClass::Warp);
 }
 
+AllocaInst *shuffleOperandHolding(CallInst *StandIn, Value *V) {
+  if (!isShuffle(opOfStandIn(StandIn)))
+    return nullptr; // a vote stores whether its predicate is set
+  auto *Slot = dyn_cast<AllocaInst>(StandIn->getArgOperand(2));
+  if (!Slot)
+    return nullptr;
+  // Its one store, made by lowerWarpCollectives right before the collective.
+  StoreInst *Only = nullptr;
+  for (User *U : Slot->users())
+    if (auto *St = dyn_cast<StoreInst>(U)) {
+      if (Only || St->getPointerOperand() != Slot)
+        return nullptr;
+      Only = St;
+    } else if (U != StandIn) {
+      return nullptr;
+    }
+  if (!Only)
+    return nullptr;
+  Value *Stored = Only->getValueOperand();
+  if (auto *Cast = dyn_cast<BitCastInst>(Stored))
+    Stored = Cast->getOperand(0);
+  return Stored == V ? Slot : nullptr;
+}
+
 unsigned warpSlotPadding(const AllocaInst &Slot) {
   for (const User *U : Slot.users())
     if (auto *Call = dyn_cast<CallInst>(U);

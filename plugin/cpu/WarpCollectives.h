@@ -35,6 +35,13 @@ bool isWarpCollectiveCall(const llvm::Instruction &I);
 /// result's uses. Returns the stand-ins in StandIns.
 void lowerWarpCollectives(llvm::Function &F, llvm::SmallPtrSetImpl<llvm::Instruction *> &StandIns);
 
+/// Where a value live across the shuffle StandIn can be read back after it: the shuffle's
+/// value slot, where the lane stored V (or V's bits, as the typed shuffles store a float)
+/// right before the shuffle and where nothing writes the lane's element until the lane
+/// runs again (a shfl_down's in-place reads only read it); else nullptr. Saves V a second
+/// time (the tree reduction's `v += shfl_down_sync(mask, v, offset)`).
+llvm::AllocaInst *shuffleOperandHolding(llvm::CallInst *StandIn, llvm::Value *V);
+
 /// The warp a region's lane loop runs: its first lane's linear id in the block, the number
 /// of lanes it has (32, or fewer in a block's last warp) and two [32 x i32] scratch arrays:
 /// the lanes' values, and each lane's shuffle result.

@@ -5,6 +5,7 @@
 foreach(prog barriers shared_static shared_dynamic barrier_split barrier_split_adversarial
              barrier_split_loaded barrier_split_votes barrier_split_ranges barrier_split_runs
              barrier_split_stencil warp_split warp_shuffle_in_place warp_split_uniform_saves
+             warp_loop_unroll barrier_split_equality
              calling_conventions const_index_helpers shared_scalar
              fiber_errors_expect)
   kernplug_add_program(kt_${prog}_fibers ${prog}.c)
