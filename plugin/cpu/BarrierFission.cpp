@@ -215,10 +215,20 @@ public:
   SmallVector<unsigned, 4> SplitLines;
   unsigned SplitRegions = 0, OnceSaves = 0, OnceExits = 0, UniformVariants = 0, SizeGuards = 0;
   unsigned NestedSplits = 0; // of those, split again at a second branch inside the interval
+  unsigned IntervalNoWrap = 0; // subtractions of an interval's bound marked nuw in it
   WarpShufflePaths ShufflePaths; // how the shuffles read the other lanes (remark)
   /// In warp rounds, the end of a round (every warp has run on to a block barrier or the end).
   llvm::BasicBlock *RoundDone = nullptr;
 };
+
+/// V's clone in the thread body EmitThread cloned last (its block is the one that clone
+/// maps V's block to), or nullptr: VMap still holds earlier parts' clones of what this
+/// part did not clone.
+static Value *cloneInThisPart(ValueToValueMapTy &VMap, Value *V) {
+  auto *I = dyn_cast<Instruction>(V);
+  auto *CI = I ? dyn_cast_or_null<Instruction>(VMap.lookup(I)) : nullptr;
+  return CI && CI->getParent() == VMap.lookup(I->getParent()) ? CI : nullptr;
+}
 
 /// The first call in F to a defined function that Wanted picks, or nullptr.
 template <typename Pred> CallBase *findCall(Function &F, Pred Wanted) {
@@ -1155,6 +1165,9 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
     if (!EmitThread(X.Counter, Y.Counter, Z.Counter, Latch, *P.Fixed))
       return false;
+    if (P.Fixed != &Outside || P.From == Hi) // x - Bound that cannot wrap (ThreadRangeSplit.h)
+      IntervalNoWrap += markIntervalNoWrap(*Split, P.Fixed == &Outside, Order, Idx,
+                                           [&](Value *V) { return cloneInThisPart(VMap, V); });
     B.SetInsertPoint(Latch);
     Close(X, true);
   }
@@ -1337,6 +1350,10 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
       Parts.push_back(std::to_string(Split.NestedSplits) +
                       " of them split again inside the interval at a second branch on "
                       "threadIdx.x");
+    if (Split.IntervalNoWrap)
+      Parts.push_back(std::to_string(Split.IntervalNoWrap) +
+                      " subtractions of threadIdx.x minus a bound it is known to reach "
+                      "marked no-wrap");
     if (Split.SizeGuards)
       Parts.push_back(std::to_string(Split.SizeGuards) +
                       " thread loops not split at a branch against the problem size");

@@ -71,6 +71,16 @@ emitIndexRange(const IndexRange &R, llvm::IRBuilder<> &B, llvm::Value *Begin, ll
 bool hasLowerBound(const IndexRange &R);
 bool hasUpperBound(const IndexRange &R);
 
+/// In the loop over the interval where R's leaves hold (Above false), or over the part
+/// above it (Above true), the subtractions `x - Bound` where x >= Bound holds unsigned
+/// there cannot wrap: a scan's `buf[tid - offset]` under `if (tid >= offset)`, which
+/// InstCombine writes as the part above `tid u< offset`. Marks the clones (CloneOf(I), I in
+/// Blocks) of such subtractions of threadIdx.x nuw nsw, so that the index extends to a
+/// 64-bit induction variable and the vectoriser needs no wrap check. Returns how many.
+unsigned markIntervalNoWrap(const IndexRange &R, bool Above,
+                            llvm::ArrayRef<llvm::BasicBlock *> Blocks, const llvm::Argument *Idx,
+                            llvm::function_ref<llvm::Value *(llvm::Value *)> CloneOf);
+
 } // namespace kernplug
 
 #endif
