@@ -216,6 +216,7 @@ public:
   unsigned SplitRegions = 0, OnceSaves = 0, OnceExits = 0, UniformVariants = 0, SizeGuards = 0;
   unsigned NestedSplits = 0; // of those, split again at a second branch inside the interval
   unsigned IntervalNoWrap = 0; // subtractions of an interval's bound marked nuw in it
+  unsigned InterleavedParts = 0; // split parts' x loops hinted to interleave more
   WarpShufflePaths ShufflePaths; // how the shuffles read the other lanes (remark)
   /// In warp rounds, the end of a round (every warp has run on to a block barrier or the end).
   llvm::BasicBlock *RoundDone = nullptr;
@@ -1100,13 +1101,19 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     B.CreateStore(L.Counter, B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, Slot));
     return L;
   };
+  bool RowIsBlock = readsOnlyThreadX(F, Idx); // interleave the parts' loops more
   auto Close = [&](Level &L, bool ThreadLoop) {
     // At most 1024 threads: wraps neither way.
     L.Counter->addIncoming(B.CreateAdd(L.Counter, B.getInt32(1), "", true, true),
                            B.GetInsertBlock());
     Instruction *Back = B.CreateBr(L.Header);
-    if (ThreadLoop)
+    if (ThreadLoop) {
       markThreadLoop(Back);
+      if (RowIsBlock) {
+        hintSplitPartInterleave(Back); // ThreadRangeSplit.h
+        ++InterleavedParts;
+      }
+    }
     B.SetInsertPoint(L.Exit);
   };
   Level Z = Open(Fr.Begin[2], Fr.End[2], SlotTid + 2, "z");
@@ -1350,10 +1357,6 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
       Parts.push_back(std::to_string(Split.NestedSplits) +
                       " of them split again inside the interval at a second branch on "
                       "threadIdx.x");
-    if (Split.IntervalNoWrap)
-      Parts.push_back(std::to_string(Split.IntervalNoWrap) +
-                      " subtractions of threadIdx.x minus a bound it is known to reach "
-                      "marked no-wrap");
     if (Split.SizeGuards)
       Parts.push_back(std::to_string(Split.SizeGuards) +
                       " thread loops not split at a branch against the problem size");
@@ -1369,6 +1372,15 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
       Parts.push_back(std::to_string(N) +
                       " warp shuffles read a copy of the warp's values (shfl_up, shfl_xor, or "
                       "shfl_idx whose mask or lane differs between the lanes)");
+    if (Split.IntervalNoWrap)
+      Parts.push_back(std::to_string(Split.IntervalNoWrap) +
+                      " subtractions of threadIdx.x minus a bound it is known to reach "
+                      "marked no-wrap");
+    if (Split.InterleavedParts)
+      Parts.push_back(std::to_string(Split.InterleavedParts) +
+                      " parts of split thread loops interleaved " +
+                      std::to_string(SplitPartInterleave) +
+                      "x (the kernel reads no threadIdx.y or .z: a row is the whole block)");
     for (const std::string &P : Parts)
       Res.RegionLoops += (Res.RegionLoops.empty() ? "" : "; ") + P;
   }

@@ -3,6 +3,7 @@
 #include "Primitives.h"
 #include "cpu/Divergence.h"
 
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PatternMatch.h"
 
@@ -250,6 +251,28 @@ std::pair<Value *, Value *> emitIndexRange(const IndexRange &R, IRBuilder<> &B, 
   Hi = B.CreateSelect(Empty, WideEnd, Hi);
   Type *I32 = B.getInt32Ty();
   return {B.CreateTrunc(Lo, I32, "kp.x.lo"), B.CreateTrunc(Hi, I32, "kp.x.hi")};
+}
+
+bool readsOnlyThreadX(const Function &F, const Argument *Idx) {
+  for (const Instruction &I : instructions(F))
+    if (std::optional<unsigned> Slot = indexLoadSlot(&I, Idx);
+        Slot && (*Slot == SlotTid + 1 || *Slot == SlotTid + 2))
+      return false;
+  return true;
+}
+
+void hintSplitPartInterleave(Instruction *LatchBranch) {
+  LLVMContext &C = LatchBranch->getContext();
+  MDNode *ID = LatchBranch->getMetadata(LLVMContext::MD_loop);
+  SmallVector<Metadata *, 4> Ops{nullptr};
+  if (ID)
+    append_range(Ops, drop_begin(ID->operands()));
+  Ops.push_back(MDNode::get(
+      C, {MDString::get(C, "llvm.loop.interleave.count"),
+          ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), SplitPartInterleave))}));
+  MDNode *New = MDNode::getDistinct(C, Ops);
+  New->replaceOperandWith(0, New);
+  LatchBranch->setMetadata(LLVMContext::MD_loop, New);
 }
 
 } // namespace kernplug

@@ -22,6 +22,7 @@
 namespace llvm {
 class Argument;
 class BasicBlock;
+class Function;
 class ICmpInst;
 class Instruction;
 } // namespace llvm
@@ -80,6 +81,19 @@ bool hasUpperBound(const IndexRange &R);
 unsigned markIntervalNoWrap(const IndexRange &R, bool Above,
                             llvm::ArrayRef<llvm::BasicBlock *> Blocks, const llvm::Argument *Idx,
                             llvm::function_ref<llvm::Value *(llvm::Value *)> CloneOf);
+
+/// Asks the vectoriser to interleave the thread loop whose latch branch is LatchBranch
+/// (marked by markThreadLoop) SplitPartInterleave times: a part of a split loop is a short
+/// straight-line body, where the cost model's own choice (2 on x86-64 with SSE) leaves the
+/// loop's own instructions a quarter of each iteration. Only worth it where a row is the
+/// whole block (readsOnlyThreadX), typically 128 to 1024 threads: a 2D tile's rows of 16
+/// would fall below the 16 iterations of one interleaved vector step and run scalar.
+void hintSplitPartInterleave(llvm::Instruction *LatchBranch);
+
+/// Whether the indexed clone F (index array Idx) reads no thread index but x: its blocks
+/// are one row, as far as its code can tell.
+bool readsOnlyThreadX(const llvm::Function &F, const llvm::Argument *Idx);
+constexpr unsigned SplitPartInterleave = 4;
 
 } // namespace kernplug
 

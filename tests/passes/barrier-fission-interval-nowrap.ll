@@ -2,6 +2,9 @@
 ; split thread loop where `x >= k` holds (unsigned, x = threadIdx.x), `x - k` cannot wrap
 ; and its clone there is marked `nuw nsw`, so the scan's `buf[tid - offset]` becomes a
 ; 64-bit induction variable for the vectoriser (no wrap check in each round).
+; And hintSplitPartInterleave: the parts' x loops of a kernel that reads no threadIdx.y/z
+; (a row is the whole block) ask for llvm.loop.interleave.count 4; rows_2d reads
+; threadIdx.y (rows of a 2D tile may be short) and keeps the cost model's choice.
 ; - scan_above: `t u< k` copies, the other way adds buf[t - k]: InstCombine's form of the
 ;   Hillis-Steele round. The part above the interval (x >= hi >= k) gets `sub nuw nsw`;
 ;   the interval's part has no subtraction.
@@ -15,12 +18,15 @@
 
 ; REMARK: kernel 'scan_above': 1 thread loops split where a branch on threadIdx.x changes; 1 subtractions of threadIdx.x minus a bound it is known to reach marked no-wrap
 ; REMARK: kernel 'scan_inside': 1 thread loops split where a branch on threadIdx.x changes; 1 subtractions of threadIdx.x minus a bound it is known to reach marked no-wrap
+; REMARK-SAME: ; 2 parts of split thread loops interleaved 4x (the kernel reads no threadIdx.y or .z: a row is the whole block)
 ; REMARK-NOT: kernel 'other_bound': {{.*}}no-wrap
 ; REMARK-NOT: kernel 'two_upper': {{.*}}no-wrap
+; REMARK: kernel 'rows_2d': 1 thread loops split where a branch on threadIdx.x changes; 1 subtractions of threadIdx.x minus a bound it is known to reach marked no-wrap{{$}}
 
 ; CHECK-LABEL: define internal void @scan_above.kp.cpu_block(
 ; CHECK: kp.region1:
 ; CHECK: %kp.x.hi = trunc i64
+; CHECK: br label %loop.x{{[0-9]+}}, !llvm.loop ![[LOOP:[0-9]+]]
 ; CHECK: phi i32 [ %kp.x.hi, %done.x{{[0-9]*}} ]
 ; CHECK: %d{{[0-9]*}} = sub nuw nsw i32 %{{.*}}, %k
 ; CHECK-NOT: sub {{.*}}, %k
@@ -34,7 +40,11 @@
 ; CHECK-LABEL: define internal void @two_upper.kp.cpu_block(
 ; CHECK: %kp.x.hi = trunc i64
 ; CHECK-NOT: sub nuw
+; CHECK-LABEL: define internal void @rows_2d.kp.cpu_block(
+; CHECK: %d{{[0-9]*}} = sub nuw nsw i32 %{{.*}}, %k
 ; CHECK: attributes
+; CHECK: ![[LOOP]] = distinct !{![[LOOP]], ![[MARK:[0-9]+]], ![[IC:[0-9]+]]}
+; CHECK: ![[IC]] = !{!"llvm.loop.interleave.count", i32 4}
 
 @buf = internal global [2 x [256 x i32]] zeroinitializer
 
@@ -137,12 +147,38 @@ done:
   ret void
 }
 
+define void @rows_2d() {
+entry:
+  %t = call i32 @kp_dev_tid_x()
+  %y = call i32 @kp_dev_tid_y()
+  %n = call i32 @kp_dev_ntid_x()
+  %k = lshr i32 %n, 2
+  call void @kp_dev_syncthreads()
+  %yi = zext i32 %y to i64
+  %lt = icmp ult i32 %t, %k
+  br i1 %lt, label %done, label %add
+add:
+  %d = sub i32 %t, %k
+  %di = zext i32 %d to i64
+  %q = getelementptr inbounds [2 x [256 x i32]], ptr @buf, i64 0, i64 %yi, i64 %di
+  %w = load i32, ptr %q, align 4
+  %ti = zext i32 %t to i64
+  %dst = getelementptr inbounds [2 x [256 x i32]], ptr @buf, i64 0, i64 %yi, i64 %ti
+  store i32 %w, ptr %dst, align 4
+  br label %done
+done:
+  call void @kp_dev_syncthreads()
+  ret void
+}
+
 declare i32 @kp_dev_tid_x() nounwind willreturn memory(none)
+declare i32 @kp_dev_tid_y() nounwind willreturn memory(none)
 declare i32 @kp_dev_ntid_x() nounwind willreturn memory(none)
 declare void @kp_dev_syncthreads() convergent nounwind
 
-!kernplug.kernels = !{!0, !1, !2, !3}
+!kernplug.kernels = !{!0, !1, !2, !3, !4}
 !0 = !{!"scan_above", ptr @scan_above, ptr @scan_above, i1 false, !"", i64 0, !"in.c", i32 1, !{}, i32 2, !""}
 !1 = !{!"scan_inside", ptr @scan_inside, ptr @scan_inside, i1 false, !"", i64 0, !"in.c", i32 2, !{}, i32 2, !""}
 !2 = !{!"other_bound", ptr @other_bound, ptr @other_bound, i1 false, !"", i64 0, !"in.c", i32 3, !{}, i32 2, !""}
 !3 = !{!"two_upper", ptr @two_upper, ptr @two_upper, i1 false, !"", i64 0, !"in.c", i32 4, !{}, i32 2, !""}
+!4 = !{!"rows_2d", ptr @rows_2d, ptr @rows_2d, i1 false, !"", i64 0, !"in.c", i32 5, !{}, i32 2, !""}
