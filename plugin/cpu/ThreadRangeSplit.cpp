@@ -172,6 +172,24 @@ bool sameRowValue(Value *A, Value *B, const Argument *Idx, unsigned Depth = 0) {
   return true;
 }
 
+/// Each extension of Sub (a sub nuw nsw) taken as the subtraction of the extended operands,
+/// which it equals: with a constant bound InstCombine turns `x - 1` into `x + -1` and drops
+/// the nuw, and the 32-bit sum under a zext would not be a 64-bit induction variable.
+void widenExtendedUses(BinaryOperator *Sub) {
+  for (User *U : make_early_inc_range(Sub->users())) {
+    auto *Ext = dyn_cast<CastInst>(U);
+    if (!Ext || (!isa<ZExtInst>(Ext) && !isa<SExtInst>(Ext)))
+      continue;
+    IRBuilder<> B(Ext);
+    Instruction::CastOps Op = Ext->getOpcode();
+    Value *Wide = B.CreateSub(B.CreateCast(Op, Sub->getOperand(0), Ext->getType()),
+                              B.CreateCast(Op, Sub->getOperand(1), Ext->getType()),
+                              Sub->getName() + ".wide", /*HasNUW=*/true, /*HasNSW=*/true);
+    Ext->replaceAllUsesWith(Wide);
+    Ext->eraseFromParent();
+  }
+}
+
 unsigned markIntervalNoWrap(const IndexRange &R, bool Above, ArrayRef<BasicBlock *> Blocks,
                             const Argument *Idx, function_ref<Value *(Value *)> CloneOf) {
   // The unsigned facts `x >= Bound` that hold for every x of the part (no terms: there
@@ -208,6 +226,7 @@ unsigned markIntervalNoWrap(const IndexRange &R, bool Above, ArrayRef<BasicBlock
           ++Marked;
         Clone->setHasNoUnsignedWrap(true);
         Clone->setHasNoSignedWrap(true);
+        widenExtendedUses(Clone);
       }
   return Marked;
 }

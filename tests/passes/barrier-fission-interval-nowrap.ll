@@ -1,7 +1,9 @@
 ; kernplug-barrier-fission, ThreadRangeSplit.cpp's markIntervalNoWrap: in the part of a
 ; split thread loop where `x >= k` holds (unsigned, x = threadIdx.x), `x - k` cannot wrap
 ; and its clone there is marked `nuw nsw`, so the scan's `buf[tid - offset]` becomes a
-; 64-bit induction variable for the vectoriser (no wrap check in each round).
+; 64-bit induction variable for the vectoriser (no wrap check in each round); its
+; extensions become the subtraction of the extended operands (`.wide`), which survives
+; InstCombine's `x + -1` for a constant bound.
 ; And hintSplitPartInterleave: the parts' x loops of a kernel that reads no threadIdx.y/z
 ; (a row is the whole block) ask for llvm.loop.interleave.count 4; rows_2d reads
 ; threadIdx.y (rows of a 2D tile may be short) and keeps the cost model's choice.
@@ -29,6 +31,8 @@
 ; CHECK: br label %loop.x{{[0-9]+}}, !llvm.loop ![[LOOP:[0-9]+]]
 ; CHECK: phi i32 [ %kp.x.hi, %done.x{{[0-9]*}} ]
 ; CHECK: %d{{[0-9]*}} = sub nuw nsw i32 %{{.*}}, %k
+; CHECK: %[[W:d[0-9]*]].wide = sub nuw nsw i64 %{{[0-9]+}}, %{{[0-9]+}}
+; CHECK-NEXT: getelementptr inbounds [2 x [256 x i32]], ptr @buf, i64 0, i64 0, i64 %[[W]].wide
 ; CHECK-NOT: sub {{.*}}, %k
 ; CHECK-LABEL: define internal void @scan_inside.kp.cpu_block(
 ; CHECK: %d{{[0-9]*}} = sub nuw nsw i32 %{{.*}}, %k
