@@ -226,11 +226,22 @@ public:
   unsigned RecomputedFlags = 0; // flags recomputed after barriers from their branches
   unsigned OperandReloads = 0; // values read back from a shuffle's operand, not saved again
   unsigned SharedSaves = 0;    // values saved in another value's per-thread array
+  unsigned IntervalNoWrap = 0; // subtractions of an interval's bound marked nuw in it
+  unsigned InterleavedParts = 0; // split parts' x loops hinted to interleave more
   WarpShufflePaths ShufflePaths; // how the shuffles read the other lanes (remark)
   WarpLoopUnrolling WarpLoops;   // loops of warp collectives unrolled before the split (remark)
   /// In warp rounds, the end of a round (every warp has run on to a block barrier or the end).
   llvm::BasicBlock *RoundDone = nullptr;
 };
+
+/// V's clone in the thread body EmitThread cloned last (its block is the one that clone
+/// maps V's block to), or nullptr: VMap still holds earlier parts' clones of what this
+/// part did not clone.
+static Value *cloneInThisPart(ValueToValueMapTy &VMap, Value *V) {
+  auto *I = dyn_cast<Instruction>(V);
+  auto *CI = I ? dyn_cast_or_null<Instruction>(VMap.lookup(I)) : nullptr;
+  return CI && CI->getParent() == VMap.lookup(I->getParent()) ? CI : nullptr;
+}
 
 /// The first call in F to a defined function that Wanted picks, or nullptr.
 template <typename Pred> CallBase *findCall(Function &F, Pred Wanted) {
@@ -1320,13 +1331,19 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     B.CreateStore(L.Counter, B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, Slot));
     return L;
   };
+  bool RowIsBlock = readsOnlyThreadX(F, Idx); // interleave the parts' loops more
   auto Close = [&](Level &L, bool ThreadLoop) {
     // At most 1024 threads: wraps neither way.
     L.Counter->addIncoming(B.CreateAdd(L.Counter, B.getInt32(1), "", true, true),
                            B.GetInsertBlock());
     Instruction *Back = B.CreateBr(L.Header);
-    if (ThreadLoop)
+    if (ThreadLoop) {
       markThreadLoop(Back);
+      if (RowIsBlock) {
+        hintSplitPartInterleave(Back); // ThreadRangeSplit.h
+        ++InterleavedParts;
+      }
+    }
     B.SetInsertPoint(L.Exit);
   };
   Level Z = Open(Fr.Begin[2], Fr.End[2], SlotTid + 2, "z");
@@ -1385,6 +1402,9 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
     if (!EmitThread(X.Counter, Y.Counter, Z.Counter, Latch, *P.Fixed))
       return false;
+    if (P.Fixed != &Outside || P.From == Hi) // x - Bound that cannot wrap (ThreadRangeSplit.h)
+      IntervalNoWrap += markIntervalNoWrap(*Split, P.Fixed == &Outside, Order, Idx,
+                                           [&](Value *V) { return cloneInThisPart(VMap, V); });
     B.SetInsertPoint(Latch);
     Close(X, true);
   }
@@ -1599,6 +1619,15 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
       Parts.push_back(std::to_string(N) +
                       " warp shuffles read a copy of the warp's values (shfl_up, shfl_xor, or "
                       "shfl_idx whose mask or lane differs between the lanes)");
+    if (Split.IntervalNoWrap)
+      Parts.push_back(std::to_string(Split.IntervalNoWrap) +
+                      " subtractions of threadIdx.x minus a bound it is known to reach "
+                      "marked no-wrap");
+    if (Split.InterleavedParts)
+      Parts.push_back(std::to_string(Split.InterleavedParts) +
+                      " parts of split thread loops interleaved " +
+                      std::to_string(SplitPartInterleave) +
+                      "x (the kernel reads no threadIdx.y or .z: a row is the whole block)");
     for (const std::string &P : Parts)
       Res.RegionLoops += (Res.RegionLoops.empty() ? "" : "; ") + P;
   }

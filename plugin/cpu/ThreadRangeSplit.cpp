@@ -3,6 +3,7 @@
 #include "Primitives.h"
 #include "cpu/Divergence.h"
 
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PatternMatch.h"
 
@@ -171,6 +172,86 @@ bool hasUpperBound(const IndexRange &R) {
   return any_of(R.XLeaves, [](const IndexLeaf &Lf) { return !isLower(Lf.Pred); });
 }
 
+/// Whether A and B are the same row value in one thread's run of a region: the same
+/// value, or the same pure operations on the same operands, loads from the same slot of
+/// the index array included (the split's bounds are recomputed at each use).
+bool sameRowValue(Value *A, Value *B, const Argument *Idx, unsigned Depth = 0) {
+  if (A == B)
+    return true;
+  auto *IA = dyn_cast<Instruction>(A), *IB = dyn_cast<Instruction>(B);
+  if (!IA || !IB || Depth > 8 || !IA->isSameOperationAs(IB))
+    return false;
+  if (std::optional<unsigned> SA = indexLoadSlot(IA, Idx)) {
+    std::optional<unsigned> SB = indexLoadSlot(IB, Idx);
+    return SB && *SA == *SB;
+  }
+  if (IA->mayReadOrWriteMemory() || IA->mayHaveSideEffects() || isa<PHINode>(IA))
+    return false;
+  for (unsigned I = 0, N = IA->getNumOperands(); I < N; ++I)
+    if (!sameRowValue(IA->getOperand(I), IB->getOperand(I), Idx, Depth + 1))
+      return false;
+  return true;
+}
+
+/// Each extension of Sub (a sub nuw nsw) taken as the subtraction of the extended operands,
+/// which it equals: with a constant bound InstCombine turns `x - 1` into `x + -1` and drops
+/// the nuw, and the 32-bit sum under a zext would not be a 64-bit induction variable.
+void widenExtendedUses(BinaryOperator *Sub) {
+  for (User *U : make_early_inc_range(Sub->users())) {
+    auto *Ext = dyn_cast<CastInst>(U);
+    if (!Ext || (!isa<ZExtInst>(Ext) && !isa<SExtInst>(Ext)))
+      continue;
+    IRBuilder<> B(Ext);
+    Instruction::CastOps Op = Ext->getOpcode();
+    Value *Wide = B.CreateSub(B.CreateCast(Op, Sub->getOperand(0), Ext->getType()),
+                              B.CreateCast(Op, Sub->getOperand(1), Ext->getType()),
+                              Sub->getName() + ".wide", /*HasNUW=*/true, /*HasNSW=*/true);
+    Ext->replaceAllUsesWith(Wide);
+    Ext->eraseFromParent();
+  }
+}
+
+unsigned markIntervalNoWrap(const IndexRange &R, bool Above, ArrayRef<BasicBlock *> Blocks,
+                            const Argument *Idx, function_ref<Value *(Value *)> CloneOf) {
+  // The unsigned facts `x >= Bound` that hold for every x of the part (no terms: there
+  // x - Bound lies in [0, x] exactly). Inside the interval every leaf holds; above it
+  // x >= Hi, which is at least the limit of the one upper leaf `x u< Bound` (or u<=)
+  // when there is just one (emitIndexRange: Hi = max(min(End, limit), Lo)).
+  SmallVector<Value *, 2> Bounds;
+  if (!Above) {
+    for (const IndexLeaf &Lf : R.XLeaves)
+      if ((Lf.Pred == ICmpInst::ICMP_UGE || Lf.Pred == ICmpInst::ICMP_UGT) && Lf.Terms.empty())
+        Bounds.push_back(Lf.Bound);
+  } else if (count_if(R.XLeaves, [](const IndexLeaf &Lf) { return !isLower(Lf.Pred); }) == 1) {
+    for (const IndexLeaf &Lf : R.XLeaves)
+      if ((Lf.Pred == ICmpInst::ICMP_ULT || Lf.Pred == ICmpInst::ICMP_ULE) && Lf.Terms.empty())
+        Bounds.push_back(Lf.Bound);
+  }
+  unsigned Marked = 0;
+  for (Value *Bound : Bounds)
+    for (BasicBlock *BB : Blocks)
+      for (Instruction &I : *BB) {
+        Value *A, *Narrow;
+        Value *Sub;
+        if (!match(&I, m_Sub(m_Value(A), m_Value(Sub))) || !sameRowValue(Sub, Bound, Idx))
+          continue;
+        // x: threadIdx.x or its extension (below 2^31 either way).
+        if (!isThreadX(A, Idx) &&
+            !(match(A, m_ZExtOrSExt(m_Value(Narrow))) && isThreadX(Narrow, Idx)))
+          continue;
+        auto *Clone = dyn_cast_or_null<BinaryOperator>(CloneOf(&I));
+        if (!Clone || Clone->getOpcode() != Instruction::Sub)
+          continue;
+        // Bound <= x < 2^31: x - Bound is in [0, x], no wrap either way.
+        if (!Clone->hasNoUnsignedWrap() || !Clone->hasNoSignedWrap())
+          ++Marked;
+        Clone->setHasNoUnsignedWrap(true);
+        Clone->setHasNoSignedWrap(true);
+        widenExtendedUses(Clone);
+      }
+  return Marked;
+}
+
 std::pair<Value *, Value *> emitIndexRange(const IndexRange &R, IRBuilder<> &B, Value *Begin,
                                            Value *End, function_ref<Value *(Value *)> RowValue) {
   // Exact: x + Terms and Bound in twice their width (a few terms of at most 64 bits).
@@ -210,6 +291,28 @@ std::pair<Value *, Value *> emitIndexRange(const IndexRange &R, IRBuilder<> &B, 
   Hi = B.CreateSelect(Empty, WideEnd, Hi);
   Type *I32 = B.getInt32Ty();
   return {B.CreateTrunc(Lo, I32, "kp.x.lo"), B.CreateTrunc(Hi, I32, "kp.x.hi")};
+}
+
+bool readsOnlyThreadX(const Function &F, const Argument *Idx) {
+  for (const Instruction &I : instructions(F))
+    if (std::optional<unsigned> Slot = indexLoadSlot(&I, Idx);
+        Slot && (*Slot == SlotTid + 1 || *Slot == SlotTid + 2))
+      return false;
+  return true;
+}
+
+void hintSplitPartInterleave(Instruction *LatchBranch) {
+  LLVMContext &C = LatchBranch->getContext();
+  MDNode *ID = LatchBranch->getMetadata(LLVMContext::MD_loop);
+  SmallVector<Metadata *, 4> Ops{nullptr};
+  if (ID)
+    append_range(Ops, drop_begin(ID->operands()));
+  Ops.push_back(MDNode::get(
+      C, {MDString::get(C, "llvm.loop.interleave.count"),
+          ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), SplitPartInterleave))}));
+  MDNode *New = MDNode::getDistinct(C, Ops);
+  New->replaceOperandWith(0, New);
+  LatchBranch->setMetadata(LLVMContext::MD_loop, New);
 }
 
 } // namespace kernplug

@@ -22,6 +22,7 @@
 namespace llvm {
 class Argument;
 class BasicBlock;
+class Function;
 class ICmpInst;
 class Instruction;
 } // namespace llvm
@@ -70,6 +71,29 @@ emitIndexRange(const IndexRange &R, llvm::IRBuilder<> &B, llvm::Value *Begin, ll
 /// empty the interval (Lo = Hi = End then). And whether [Hi, End) may be.
 bool hasLowerBound(const IndexRange &R);
 bool hasUpperBound(const IndexRange &R);
+
+/// In the loop over the interval where R's leaves hold (Above false), or over the part
+/// above it (Above true), the subtractions `x - Bound` where x >= Bound holds unsigned
+/// there cannot wrap: a scan's `buf[tid - offset]` under `if (tid >= offset)`, which
+/// InstCombine writes as the part above `tid u< offset`. Marks the clones (CloneOf(I), I in
+/// Blocks) of such subtractions of threadIdx.x nuw nsw, so that the index extends to a
+/// 64-bit induction variable and the vectoriser needs no wrap check. Returns how many.
+unsigned markIntervalNoWrap(const IndexRange &R, bool Above,
+                            llvm::ArrayRef<llvm::BasicBlock *> Blocks, const llvm::Argument *Idx,
+                            llvm::function_ref<llvm::Value *(llvm::Value *)> CloneOf);
+
+/// Asks the vectoriser to interleave the thread loop whose latch branch is LatchBranch
+/// (marked by markThreadLoop) SplitPartInterleave times: a part of a split loop is a short
+/// straight-line body, where the cost model's own choice (2 on x86-64 with SSE) leaves the
+/// loop's own instructions a quarter of each iteration. Only worth it where a row is the
+/// whole block (readsOnlyThreadX), typically 128 to 1024 threads: a 2D tile's rows of 16
+/// would fall below the 16 iterations of one interleaved vector step and run scalar.
+void hintSplitPartInterleave(llvm::Instruction *LatchBranch);
+
+/// Whether the indexed clone F (index array Idx) reads no thread index but x: its blocks
+/// are one row, as far as its code can tell.
+bool readsOnlyThreadX(const llvm::Function &F, const llvm::Argument *Idx);
+constexpr unsigned SplitPartInterleave = 4;
 
 } // namespace kernplug
 
