@@ -19,6 +19,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -388,6 +389,64 @@ void prefetchAfterStep(const GridStrideCounter &Counter, ArrayRef<GetElementPtrI
   emitPrefetches(Arrays, B, Ahead);
 }
 
+/// A grid-stride loop `for (i = X + threadIdx.x; i < n; i += step)` in signed arithmetic that
+/// may not wrap (nsw), on a counter of fewer than 64 bits, with X, n and step the same in the
+/// whole block, its counter unused after it and its header's code safe to run on an i the
+/// thread never had: its parts (blockStartLoop).
+struct BlockStartLoop {
+  BranchInst *Br = nullptr; // the header's exit test
+  BasicBlock *Pre = nullptr, *In = nullptr, *Out = nullptr;
+  Value *Start = nullptr, *X = nullptr, *Bound = nullptr;
+  ICmpInst::Predicate Pred = ICmpInst::ICMP_SLT; // i Pred Bound: stay in the loop
+  IntegerType *IntTy = nullptr;
+};
+
+std::optional<BlockStartLoop> blockStartLoop(Loop &L, const GridStrideCounter &Counter) {
+  BasicBlock *H = L.getHeader();
+  auto *Br = cast<BranchInst>(H->getTerminator());
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  BasicBlock *Pre = L.getLoopPreheader();
+  if (!Cmp || !Pre || !Counter.Next->hasNoSignedWrap() || Counter.Next->getParent() == H)
+    return std::nullopt;
+  // The counter is recomputed after the test, which a use past the loop would not see.
+  for (User *U : Counter.IV->users())
+    if (!L.contains(cast<Instruction>(U)))
+      return std::nullopt;
+  // 64-bit arithmetic bounds every value only for narrower counters.
+  if (Counter.IV->getType()->getIntegerBitWidth() >= 64)
+    return std::nullopt;
+  Value *Start = Counter.IV->getIncomingValueForBlock(Pre);
+  Value *X = blockFirstStart(Start);
+  if (!X || !isBlockUniform(Counter.Step))
+    return std::nullopt;
+  bool InOnTrue = L.contains(Br->getSuccessor(0));
+  ICmpInst::Predicate Pred = InOnTrue ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  Value *Bound = Cmp->getOperand(1);
+  if (Cmp->getOperand(1) == Counter.IV) {
+    Pred = ICmpInst::getSwappedPredicate(Pred);
+    Bound = Cmp->getOperand(0);
+  } else if (Cmp->getOperand(0) != Counter.IV) {
+    return std::nullopt;
+  }
+  if ((Pred != ICmpInst::ICMP_SLT && Pred != ICmpInst::ICMP_SLE) || !isBlockUniform(Bound))
+    return std::nullopt;
+  // The header's other instructions (pure: whyNotShape) move after the test, where a thread
+  // that has no iteration left computes them on an i it never had: none may trap, and none
+  // may be used outside the loop.
+  for (Instruction &I : *H) {
+    if (!isa<PHINode>(I) && !I.isTerminator() && !isSafeToSpeculativelyExecute(&I))
+      return std::nullopt;
+    for (User *U : I.users())
+      if (!L.contains(cast<Instruction>(U)))
+        return std::nullopt;
+  }
+  BlockStartLoop S;
+  S.Br = Br, S.Pre = Pre, S.Start = Start, S.X = X, S.Bound = Bound, S.Pred = Pred;
+  S.In = Br->getSuccessor(InOnTrue ? 0 : 1), S.Out = Br->getSuccessor(InOnTrue ? 1 : 0);
+  S.IntTy = cast<IntegerType>(Counter.IV->getType());
+  return S;
+}
+
 /// The rounds without a vote, when the loop is `for (i = X + threadIdx.x; i < n; i += step)`
 /// in signed arithmetic that may not wrap (nsw: a wrap would be undefined), on a counter of
 /// fewer than 64 bits, with X, n and step the same in the whole block. Round k's i is start +
@@ -407,49 +466,18 @@ void prefetchAfterStep(const GridStrideCounter &Counter, ArrayRef<GetElementPtrI
 /// Prefetched's arrays are made from it. False if the loop is not of that form.
 bool putInRoundsByBlockStart(Loop &L, const GridStrideCounter &Counter, FunctionCallee Barrier,
                              ArrayRef<GetElementPtrInst *> Prefetched) {
+  std::optional<BlockStartLoop> S = blockStartLoop(L, Counter);
+  if (!S)
+    return false;
   BasicBlock *H = L.getHeader();
-  auto *Br = cast<BranchInst>(H->getTerminator());
-  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
-  BasicBlock *Pre = L.getLoopPreheader();
-  if (!Cmp || !Pre || !Counter.Next->hasNoSignedWrap() || Counter.Next->getParent() == H)
-    return false;
-  // The counter is recomputed after the test, which a use past the loop would not see.
-  for (User *U : Counter.IV->users())
-    if (!L.contains(cast<Instruction>(U)))
-      return false;
-  // 64-bit arithmetic bounds every value only for narrower counters.
-  if (Counter.IV->getType()->getIntegerBitWidth() >= 64)
-    return false;
-  Value *Start = Counter.IV->getIncomingValueForBlock(Pre);
-  Value *X = blockFirstStart(Start);
-  if (!X || !isBlockUniform(Counter.Step))
-    return false;
-  bool InOnTrue = L.contains(Br->getSuccessor(0));
-  ICmpInst::Predicate Pred = InOnTrue ? Cmp->getPredicate() : Cmp->getInversePredicate();
-  Value *Bound = Cmp->getOperand(1);
-  if (Cmp->getOperand(1) == Counter.IV) {
-    Pred = ICmpInst::getSwappedPredicate(Pred);
-    Bound = Cmp->getOperand(0);
-  } else if (Cmp->getOperand(0) != Counter.IV) {
-    return false;
-  }
-  if ((Pred != ICmpInst::ICMP_SLT && Pred != ICmpInst::ICMP_SLE) || !isBlockUniform(Bound))
-    return false;
-  // The header's other instructions (pure: whyNotShape) move after the test, where a thread
-  // that has no iteration left computes them on an i it never had: none may trap, and none
-  // may be used outside the loop.
-  for (Instruction &I : *H) {
-    if (!isa<PHINode>(I) && !I.isTerminator() && !isSafeToSpeculativelyExecute(&I))
-      return false;
-    for (User *U : I.users())
-      if (!L.contains(cast<Instruction>(U)))
-        return false;
-  }
-
+  BranchInst *Br = S->Br;
+  BasicBlock *Pre = S->Pre;
+  Value *Start = S->Start, *X = S->X, *Bound = S->Bound;
+  ICmpInst::Predicate Pred = S->Pred;
   LLVMContext &C = H->getContext();
   Function &F = *H->getParent();
   Module &M = *F.getParent();
-  BasicBlock *In = Br->getSuccessor(InOnTrue ? 0 : 1), *Out = Br->getSuccessor(InOnTrue ? 1 : 0);
+  BasicBlock *In = S->In, *Out = S->Out;
   SmallVector<BasicBlock *, 4> Latches;
   L.getLoopLatches(Latches);
   SmallVector<Instruction *, 8> HeaderCode;
@@ -459,7 +487,7 @@ bool putInRoundsByBlockStart(Loop &L, const GridStrideCounter &Counter, Function
   auto *Go = BasicBlock::Create(C, H->getName() + ".gs.round", &F, In);
   auto *Join = BasicBlock::Create(C, H->getName() + ".gs.next", &F, In);
   Type *I64 = Type::getInt64Ty(C);
-  auto *IntTy = cast<IntegerType>(Counter.IV->getType());
+  IntegerType *IntTy = S->IntTy;
   auto Test = [&](IRBuilder<> &B, Value *Wide, Value *N) {
     return Pred == ICmpInst::ICMP_SLT ? B.CreateICmpSLT(Wide, N) : B.CreateICmpSLE(Wide, N);
   };
@@ -544,6 +572,250 @@ bool putInRoundsByBlockStart(Loop &L, const GridStrideCounter &Counter, Function
   return true;
 }
 
+/// Why the iterations of a block-start loop (S) may not be run by another thread of the
+/// block than their own, or "": the loop carries nothing but its counter and leaves nothing
+/// used after it, and its code does the same in every thread given i: what it takes from
+/// before it is the same in the whole block (isBlockUniform), it never reads the thread's own
+/// index and has no local array (a thread's stack is its own).
+std::string whyNotRowRun(const Loop &L, const GridStrideCounter &Counter,
+                         const BlockStartLoop &S) {
+  for (PHINode &Phi : L.getHeader()->phis())
+    if (&Phi != Counter.IV)
+      return "it carries values other than its counter";
+  SmallVector<BasicBlock *, 4> Latches;
+  L.getLoopLatches(Latches);
+  if (is_contained(Latches, L.getHeader()))
+    return "its header steps the counter";
+  for (PHINode &Phi : S.Out->phis())
+    for (unsigned K = 0; K < Phi.getNumIncomingValues(); ++K)
+      if (auto *I = dyn_cast<Instruction>(Phi.getIncomingValue(K)); I && L.contains(I))
+        return "a value of the loop is used after it";
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      if (isa<AllocaInst>(I))
+        return "it has a local array";
+      for (User *U : I.users())
+        if (!L.contains(cast<Instruction>(U)))
+          return "a value of the loop is used after it";
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (const Primitive *P = primitiveOf(Call->getCalledFunction());
+            P && ((P->Class == PrimitiveClass::Index && P->Slot < SlotCtaid) ||
+                  P->Class == PrimitiveClass::LaneId))
+          return "it reads the thread's index";
+      if (&I == Counter.IV)
+        continue; // its start, X + threadIdx.x, is what the rows' loop replaces
+      for (const Use &Op : I.operands()) {
+        Value *V = Op.get();
+        if (isa<BasicBlock>(V) || isa<Constant>(V) || isa<MetadataAsValue>(V) ||
+            isa<InlineAsm>(V))
+          continue;
+        if (auto *OpI = dyn_cast<Instruction>(V); OpI && L.contains(OpI))
+          continue;
+        if (isa<AllocaInst>(getUnderlyingObject(V)) || !isBlockUniform(V))
+          return "it uses a value that differs between the block's threads";
+      }
+    }
+  return "";
+}
+
+/// How many times the span's loop (runByRowsFirstThread) is unrolled: LLVM's runtime
+/// unrolling leaves it whole (inside the rows' loops), where OpenMP's `bins[v[i]]++` loop gets
+/// four; unrolled, its counter's step and test are paid once per four elements.
+const unsigned SpanUnroll = 4;
+
+/// Gives the span's loop, whose latches end with Latches' branches, its own loop ID (the
+/// thread-by-thread copy keeps the original's) asking for SpanUnroll.
+void unrollSpanLoop(ArrayRef<BasicBlock *> Latches) {
+  if (Latches.empty())
+    return;
+  LLVMContext &C = Latches.front()->getContext();
+  SmallVector<Metadata *, 4> Ops{nullptr};
+  if (MDNode *ID = Latches.front()->getTerminator()->getMetadata(LLVMContext::MD_loop))
+    for (const MDOperand &Op : drop_begin(ID->operands()))
+      if (auto *N = dyn_cast<MDNode>(Op.get());
+          !N || N->getNumOperands() == 0 || !isa<MDString>(N->getOperand(0)) ||
+          !cast<MDString>(N->getOperand(0))->getString().starts_with("llvm.loop.unroll"))
+        Ops.push_back(Op.get());
+  Ops.push_back(MDNode::get(
+      C, {MDString::get(C, "llvm.loop.unroll.count"),
+          ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), SpanUnroll))}));
+  MDNode *New = MDNode::getDistinct(C, Ops);
+  New->replaceOperandWith(0, New);
+  for (BasicBlock *Latch : Latches)
+    Latch->getTerminator()->setMetadata(LLVMContext::MD_loop, New);
+}
+
+/// The iterations of a block-start loop S (whyNotRowRun: they do the same in any thread) run
+/// by the first thread of each row of the block, between two barriers that every thread
+/// reaches once, in rounds with the threads innermost, as one loop over each round's
+/// elements:
+///
+///   syncthreads();
+///   if (X + blockDim.x <= INT_MAX + 1 && step > 0) {   // the block's starts do not wrap
+///     if (threadIdx.x == 0)
+///       for (base = X; base < n; base += step)          // round k: base = X + k * step
+///         for (i = base; i < min(base + blockDim.x, n); i++) body with i
+///   } else {
+///     the loop as it was, thread by thread
+///   }
+///   syncthreads();
+///
+/// i in 64 bits. Thread t's iteration k is i = X + t + k * step: the original reached it by
+/// additions that may not wrap, so its sign extension is the 64-bit i; thread t has iteration
+/// k exactly when X + t + k * step < n (step > 0: the values increase), and each thread's
+/// iterations run in its order, k after k. The barriers keep every thread's code before the
+/// loop before its iterations and its code after after them (a barrier that every thread
+/// reaches equally often only restricts the interleavings; where the split cannot prove that
+/// they all reach it, the split of this copy fails and the kernel's own is built). The
+/// iterations are the only work of the rows' first threads between the barriers, with no
+/// dispatch per round nor loop over the threads: a loop as it is written by hand. Each round
+/// prefetches the lines its arrays (Prefetched) have PrefetchRounds rounds later, one
+/// prefetch per 64 bytes.
+void runByRowsFirstThread(Loop &L, const GridStrideCounter &Counter, FunctionCallee Barrier,
+                          ArrayRef<GetElementPtrInst *> Prefetched, const BlockStartLoop &S) {
+  BasicBlock *H = L.getHeader();
+  Function &F = *H->getParent();
+  Module &M = *F.getParent();
+  LLVMContext &C = F.getContext();
+  Type *I64 = Type::getInt64Ty(C);
+  SmallVector<BasicBlock *, 16> Blocks(L.blocks());
+  SmallVector<BasicBlock *, 4> Latches;
+  L.getLoopLatches(Latches);
+
+  // The loop as it is, thread by thread, for blocks whose starts may wrap.
+  ValueToValueMapTy VM;
+  SmallVector<BasicBlock *, 16> Copies;
+  for (BasicBlock *BB : Blocks) {
+    BasicBlock *Copy = CloneBasicBlock(BB, VM, ".gs.thread", &F);
+    VM[BB] = Copy;
+    Copies.push_back(Copy);
+  }
+  remapInstructionsInBlocks(Copies, VM);
+
+  auto Block = [&](const Twine &Name) { return BasicBlock::Create(C, H->getName() + Name, &F, H); };
+  BasicBlock *Entry = Block(".gs.rows"), *First = Block(".gs.first"),
+             *RoundH = Block(".gs.base"), *RoundBody = Block(".gs.span"),
+             *ThreadByThread = Block(".gs.threads"), *After = Block(".gs.done");
+  S.Pre->getTerminator()->replaceSuccessorWith(H, Entry);
+
+  // The barrier, the block's values in 64 bits, the choice.
+  BranchInst *Tmp = BranchInst::Create(H, Entry);
+  IRBuilder<> B(Tmp);
+  B.CreateCall(Barrier);
+  Value *Step64 = B.CreateSExt(materialize(L, Counter.Step, Tmp), I64, "gs.step");
+  Value *N64 = B.CreateSExt(materialize(L, S.Bound, Tmp), I64, "gs.n");
+  Value *X64 = B.CreateSExt(materialize(L, S.X, Tmp), I64, "gs.x");
+  auto ReadIndex = [&](IRBuilder<> &At, unsigned Slot) {
+    CallInst *Call =
+        At.CreateCall(M.getOrInsertFunction(indexPrimitiveName(Slot), At.getInt32Ty()));
+    Call->setDoesNotAccessMemory();
+    Call->setDoesNotThrow();
+    Call->addFnAttr(Attribute::WillReturn);
+    return Call;
+  };
+  Value *Ntid64 = B.CreateZExt(ReadIndex(B, SlotNtid), I64, "gs.ntid");
+  APInt Limit = APInt::getSignedMaxValue(S.IntTy->getBitWidth()).sext(64) + 1;
+  Value *NoWrap = B.CreateICmpSLE(B.CreateAdd(X64, Ntid64, "", false, true), B.getInt(Limit));
+  Value *Rising = B.CreateICmpSGT(Step64, B.getInt64(0));
+  B.CreateCondBr(B.CreateAnd(NoWrap, Rising, "gs.rows.ok"), First, ThreadByThread);
+  Tmp->eraseFromParent();
+
+  IRBuilder<> BF(First);
+  BF.CreateCondBr(BF.CreateICmpEQ(ReadIndex(BF, SlotTid), BF.getInt32(0), "gs.row.first"),
+                  RoundH, After);
+
+  // The rounds: base = X + k * step while some thread has iteration k (thread 0 has).
+  IRBuilder<> BR(RoundH);
+  PHINode *Base = BR.CreatePHI(I64, 2, "gs.base");
+  Value *More = S.Pred == ICmpInst::ICMP_SLT ? BR.CreateICmpSLT(Base, N64)
+                                             : BR.CreateICmpSLE(Base, N64);
+  BR.CreateCondBr(More, RoundBody, After);
+  auto *RoundLatch = BasicBlock::Create(C, H->getName() + ".gs.base.next", &F, S.Out);
+  IRBuilder<> BL(RoundLatch);
+  Value *BaseNext = BL.CreateAdd(Base, Step64, "gs.base.next", false, true);
+  BL.CreateBr(RoundH);
+  Base->addIncoming(X64, First);
+  Base->addIncoming(BaseNext, RoundLatch);
+
+  // The round's span: [base, min(base + blockDim.x, n)) (n + 1 for i <= n).
+  IRBuilder<> BS(RoundBody);
+  Value *NEnd = S.Pred == ICmpInst::ICMP_SLT ? N64 : BS.CreateAdd(N64, BS.getInt64(1));
+  Value *End = BS.CreateBinaryIntrinsic(Intrinsic::smin,
+                                        BS.CreateAdd(Base, Ntid64, "", false, true), NEnd,
+                                        nullptr, "gs.end");
+  BasicBlock *ToLoop = RoundBody;
+  if (!Prefetched.empty()) {
+    // One prefetch per 64 bytes of what the round PrefetchRounds later reads.
+    const DataLayout &DL = M.getDataLayout();
+    uint64_t Widest = 0;
+    for (GetElementPtrInst *GEP : Prefetched)
+      Widest = std::max(Widest, DL.getTypeAllocSize(GEP->getSourceElementType()).getFixedValue());
+    Value *Ahead = BS.CreateAdd(
+        Base, BS.CreateMul(Step64, BS.getInt64(PrefetchRounds), "", false, true), "gs.ahead");
+    SmallVector<Value *, 4> Lines;
+    for (GetElementPtrInst *GEP : Prefetched)
+      Lines.push_back(BS.CreateGEP(GEP->getSourceElementType(), GEP->getPointerOperand(), Ahead));
+    Value *Bytes = BS.CreateMul(Ntid64, BS.getInt64(Widest), "gs.span.bytes");
+    auto *Fetch = BasicBlock::Create(C, H->getName() + ".gs.prefetch", &F, H);
+    BS.CreateBr(Fetch);
+    IRBuilder<> BP(Fetch);
+    PHINode *Off = BP.CreatePHI(I64, 2, "gs.line");
+    Function *Prefetch = compat::intrinsic(M, Intrinsic::prefetch, {BP.getPtrTy()});
+    for (Value *Line : Lines)
+      BP.CreateCall(Prefetch, {BP.CreateGEP(BP.getInt8Ty(), Line, Off), BP.getInt32(0),
+                               BP.getInt32(3), BP.getInt32(1)});
+    Value *OffNext = BP.CreateAdd(Off, BP.getInt64(64), "gs.line.next", true, true);
+    BP.CreateCondBr(BP.CreateICmpULT(OffNext, Bytes), Fetch, H);
+    Off->addIncoming(BP.getInt64(0), RoundBody);
+    Off->addIncoming(OffNext, Fetch);
+    ToLoop = Fetch;
+  } else {
+    BS.CreateBr(H);
+  }
+
+  // The span's loop: the header counts i in 64 bits; the thread's counter is its truncation,
+  // and its sign extensions are i itself.
+  PHINode *I = PHINode::Create(I64, Latches.size() + 1, "gs.i");
+  I->insertBefore(H->getFirstNonPHIIt());
+  I->addIncoming(Base, ToLoop);
+  for (BasicBlock *Latch : Latches) {
+    IRBuilder<> BN(Latch->getTerminator());
+    I->addIncoming(BN.CreateAdd(I, BN.getInt64(1), "gs.i.next", false, true), Latch);
+  }
+  Instruction *Narrow = CastInst::Create(Instruction::Trunc, I, S.IntTy, "gs.i.narrow");
+  Narrow->insertBefore(H->getFirstNonPHIIt());
+  SmallVector<SExtInst *, 4> Widened;
+  for (User *U : Counter.IV->users())
+    if (auto *Ext = dyn_cast<SExtInst>(U); Ext && Ext->getType() == I64)
+      Widened.push_back(Ext);
+  for (SExtInst *Ext : Widened) {
+    Ext->replaceAllUsesWith(I);
+    Ext->eraseFromParent();
+  }
+  Counter.IV->replaceAllUsesWith(Narrow);
+  Counter.IV->eraseFromParent();
+  if (Counter.Next->use_empty())
+    Counter.Next->eraseFromParent();
+  IRBuilder<> BH(S.Br);
+  BH.CreateCondBr(BH.CreateICmpSLT(I, End, "gs.in.span"), S.In, RoundLatch);
+  S.Br->eraseFromParent();
+  unrollSpanLoop(Latches);
+
+  // The thread-by-thread copy, from its own block; both leave through After.
+  auto *CopyH = cast<BasicBlock>(VM[H]);
+  BranchInst::Create(CopyH, ThreadByThread);
+  for (PHINode &Phi : CopyH->phis())
+    Phi.replaceIncomingBlockWith(S.Pre, ThreadByThread);
+  for (BasicBlock *Copy : Copies)
+    Copy->getTerminator()->replaceSuccessorWith(S.Out, After);
+  // Out's values from the loop are from before it (whyNotRowRun): they come through After.
+  for (PHINode &Phi : S.Out->phis())
+    Phi.replaceIncomingBlockWith(H, After);
+  IRBuilder<> BA(After);
+  BA.CreateCall(Barrier);
+  BA.CreateBr(S.Out);
+}
+
 /// Puts the outermost legal grid-stride loops under L in rounds; counts them, and keeps the
 /// first reason a grid-stride loop was refused.
 void visit(Loop &L, LoopCheck Proto, FunctionCallee Vote, FunctionCallee Barrier,
@@ -555,8 +827,15 @@ void visit(Loop &L, LoopCheck Proto, FunctionCallee Vote, FunctionCallee Barrier
       Why = Check.whyNot(L);
     if (Why.empty()) {
       SmallVector<GetElementPtrInst *, 4> Arrays = prefetchedArrays(L, *Counter);
-      if (putInRoundsByBlockStart(L, *Counter, Barrier, Arrays)) {
+      std::optional<BlockStartLoop> S = blockStartLoop(L, *Counter);
+      std::string WhyNotRows = S ? whyNotRowRun(L, *Counter, *S) : "";
+      if (S && WhyNotRows.empty()) {
+        runByRowsFirstThread(L, *Counter, Barrier, Arrays, *S);
+        ++R.RowRuns;
+      } else if (putInRoundsByBlockStart(L, *Counter, Barrier, Arrays)) {
         ++R.Counted;
+        if (R.WhyNotRowRun.empty())
+          R.WhyNotRowRun = WhyNotRows;
       } else {
         prefetchAfterStep(*Counter, Arrays);
         putInRounds(L, Vote);
@@ -646,17 +925,32 @@ GridStrideRounds gridStrideRoundsBody(Function &Kernel, FunctionAnalysisManager 
 void remarkGridStrideRounds(Function &HostFn, StringRef Kernel, const GridStrideRounds &R,
                             StringRef SplitWhyNot) {
   std::string Name = ("kernel '" + Kernel + "': ").str();
-  if (R.Loops && SplitWhyNot.empty())
+  if (R.Loops && SplitWhyNot.empty()) {
+    // Each path with its count where the loops took more than one.
+    unsigned Votes = R.Loops - R.RowRuns - R.Counted;
+    bool Mixed = (R.RowRuns != 0) + (R.Counted != 0) + (Votes != 0) > 1;
+    SmallVector<std::string, 3> Paths;
+    auto Count = [&](unsigned N) { return Mixed ? std::to_string(N) + " " : std::string(); };
+    if (R.RowRuns)
+      Paths.push_back(Count(R.RowRuns) +
+                      "one loop over each round's elements, run by the row's first thread, the "
+                      "index in 64 bits (thread by thread where the block's starts would wrap)");
+    if (R.Counted)
+      Paths.push_back(Count(R.Counted) + "threads innermost; counted by the block, the index "
+                                         "in 64 bits" +
+                      (R.WhyNotRowRun.empty()
+                           ? std::string()
+                           : " (not one loop per row: " + R.WhyNotRowRun + ")"));
+    if (Votes)
+      Paths.push_back(Count(Votes) + "threads innermost; a vote of the threads each round");
+    std::string Joined;
+    for (const std::string &P : Paths)
+      Joined += (Joined.empty() ? "" : "; ") + P;
     remark(HostFn, "GridStrideRounds",
            Name + std::to_string(R.Loops) +
                (R.Loops == 1 ? " grid-stride loop runs" : " grid-stride loops run") +
-               " in rounds of the block's threads in the barrier split (threads innermost; " +
-               (R.Counted == R.Loops ? std::string("counted by the block, the index in 64 bits")
-                : R.Counted == 0     ? std::string("a vote of the threads each round")
-                                     : std::to_string(R.Counted) +
-                                           " counted by the block, the index in 64 bits, the "
-                                           "others by a vote of the threads each round") +
-               ")");
+               " in rounds of the block's threads in the barrier split (" + Joined + ")");
+  }
   else if (R.Loops)
     remark(HostFn, "GridStrideRounds",
            Name + "grid-stride loop kept thread by thread in the barrier split (the split of "

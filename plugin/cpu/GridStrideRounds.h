@@ -29,6 +29,15 @@
 // Where the split (Divergence.cpp) cannot prove the votes uniform (the loop is under a
 // branch that differs between threads), the split is built from the original kernel.
 //
+// The rows' loop. When the loop is `for (i = X + threadIdx.x; i < n; i += step)` (X, n, step
+// the same in the block) and its code carries nothing but i from one iteration to the next
+// and does the same in any thread given i, the first thread of each row runs the row's
+// iterations, round by round, each round as one plain loop over its elements, between two
+// added barriers: no per-round dispatch, no loop over the threads (the shared-memory
+// histogram's loop becomes OpenMP's `bins[v[i]]++`). Each thread's iterations still run in
+// its order, after its code before the loop and before its code after it; which thread's
+// code runs them cannot be told (it reads no thread index and no per-thread state).
+//
 //===----------------------------------------------------------------------===//
 #ifndef KERNPLUG_PLUGIN_CPU_GRIDSTRIDEROUNDS_H
 #define KERNPLUG_PLUGIN_CPU_GRIDSTRIDEROUNDS_H
@@ -44,8 +53,13 @@ struct GridStrideRounds {
   /// A simplified copy of the kernel with Loops grid-stride loops in rounds, or null.
   llvm::Function *Body = nullptr;
   unsigned Loops = 0;
-  /// Of them, the loops counted by the block (their index in 64 bits); the others vote.
+  /// Of them, the loops run by each row's first thread as one loop over each round's elements
+  /// (their index in 64 bits), the loops counted by the block (their index in 64 bits, the
+  /// threads in a thread loop each round), and the others vote.
+  unsigned RowRuns = 0;
   unsigned Counted = 0;
+  /// Why the first loop counted by the block is not run by the rows' first threads.
+  std::string WhyNotRowRun;
   /// Why a grid-stride loop was not put in rounds ("" when there was none).
   std::string WhyNot;
 };

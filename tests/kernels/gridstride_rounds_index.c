@@ -8,7 +8,10 @@
  *   hist_high  a counter that runs just below INT_MAX (start = grid(1) + base): the last
  *              additions of every thread end within a grid's size of INT_MAX
  *   hist_ofs   v[i] read through a pointer moved back by the start, so that i itself is
- *              large while the bytes read are the array's */
+ *              large while the bytes read are the array's
+ * (These loops carry nothing but i: they now run as the rows' loop, one loop over each
+ * round's elements in the row's first thread, with the same 64-bit index; see
+ * gridstride_rounds_rows.c.) */
 #include <limits.h>
 #include <stdlib.h>
 

@@ -10,7 +10,7 @@
 ; RUN: %opt -load-pass-plugin %kernplug_passes -passes=kernplug-barrier-fission -pass-remarks=kernplug -S %s 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
 
-; REMARK: kernel 'hist': 1 grid-stride loop runs in rounds of the block's threads in the barrier split (threads innermost; counted by the block, the index in 64 bits)
+; REMARK: kernel 'hist': 1 grid-stride loop runs in rounds of the block's threads in the barrier split (threads innermost; counted by the block, the index in 64 bits (not one loop per row: it uses a value that differs between the block's threads))
 ; REMARK: kernel 'hist': barriers split into 4 regions on the CPU
 ; REMARK: kernel 'used': grid-stride loop kept thread by thread in the barrier split (the result of an atomic on shared memory is used)
 ; REMARK: kernel 'used': barriers split into 3 regions on the CPU
@@ -71,7 +71,9 @@
 @.str.1 = private unnamed_addr constant [5 x i8] c"in.c\00", section "llvm.metadata"
 @llvm.global.annotations = appending global [1 x { ptr, ptr, ptr, i32, ptr }] [{ ptr, ptr, ptr, i32, ptr } { ptr @local, ptr @.str, ptr @.str.1, i32 1, ptr null }], section "llvm.metadata"
 
-; for (i = grid(1); i < n; i += gridsize(1)) atomic_add(&local[v[i]], 1), between barriers.
+; for (i = grid(1); i < n; i += gridsize(1)) atomic_add(&local[v[i] ^ threadIdx.x], 1), between
+; barriers (the body reads the thread's index: not one loop per row, see
+; barrier-fission-gridstride-rows.ll).
 define void @hist(ptr %v, i32 %n, ptr %bins) {
 entry:
   %t = call i32 @kp_dev_tid_x()
@@ -91,7 +93,10 @@ body:
   %i64 = sext i32 %i to i64
   %pv = getelementptr inbounds i8, ptr %v, i64 %i64
   %x = load i8, ptr %pv, align 1
-  %x64 = zext i8 %x to i64
+  %x32 = zext i8 %x to i32
+  %xt = xor i32 %x32, %t
+  %xb = and i32 %xt, 255
+  %x64 = zext i32 %xb to i64
   %slot = getelementptr inbounds [256 x i32], ptr @local, i64 0, i64 %x64
   %old = atomicrmw add ptr %slot, i32 1 monotonic, align 4
   %i.next = add nsw i32 %i, %step
