@@ -1,7 +1,9 @@
 /* backend_cpu.c — kernels on all CPU cores.
  *
- * Blocks are spread over the pool's participants in chunks taken from an atomic counter
- * (dynamic scheduling: blocks that take longer do not hold up a static partition). Inside a
+ * Blocks are spread over the pool's participants in chunks: each participant first takes the
+ * chunks of its own lane of blocks, then steals from the others' (cpu_lanes.h), so that a core
+ * runs the same blocks from launch to launch and blocks that take longer do not hold up a
+ * static partition. Inside a
  * block the GPU threads run one after another: one call of the kernel's block entry, a loop
  * the plugin built with the body inlined (kp_abi.h), or, for descriptors without one, a loop
  * calling the per-thread entry. Kernels with barriers get a block entry too where the plugin
