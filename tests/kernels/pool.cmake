@@ -27,7 +27,7 @@ endif()
 kp_kernel_expect(pool_watchdog pool_watchdog_expect EXPECT success
   ENV KP_BACKEND=cpu KP_CPU_TIMEOUT_MS=200
   STDOUT "endless 1x32: kernel 'endless', block (0, 0, 0)" "endless 3x32: kernel 'endless'"
-         "endless 64x256: kernel 'endless'" "did not finish within KP_CPU_TIMEOUT_MS=200 ms"
+         "endless 160x256: kernel 'endless'" "did not finish within KP_CPU_TIMEOUT_MS=200 ms"
          "pool_watchdog: finished")
 if(KP_SANITIZE MATCHES "thread")
   set_tests_properties(kernel.pool_watchdog PROPERTIES DISABLED TRUE)
