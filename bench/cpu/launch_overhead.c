@@ -1,6 +1,6 @@
 /* launch_overhead.c — what a launch costs on the CPU backend, against OpenMP's fork/join.
  *
- *   launch_overhead [--threads=T] [--reps=R] [--batch=B] [--gap-us=G] [--check]
+ *   launch_overhead [--threads=T] [--reps=R] [--batch=B] [--gap-us=G] [--case=NAME] [--check]
  *
  * Rows: an empty kernel launched as 1x32 and as 64x256 against an empty `parallel for` over
  * as many iterations; a vector add (one element per GPU thread, 256 per block) at 10^3, 10^4
@@ -15,8 +15,9 @@
  * goes first alternates too, so both see the same machine load; each row is the median of R
  * samples after a warm-up batch, with the spread (lowest-highest sample) and the ratio of the
  * medians. Both sides run T threads (default: the CPUs this process may run on); the vector
- * adds are checked against the host sum first. --check: a few small batches, a self-test,
- * not a measurement. */
+ * adds are checked against the host sum first. --case=NAME: only the rows whose name contains
+ * NAME (e.g. under callgrind, instructions per launch = run_kp's inclusive count / its calls).
+ * --check: a few small batches, a self-test, not a measurement. */
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,14 +52,15 @@ typedef struct bench_state {
   int *sink;
 } bench_state;
 
-static void run_kp(const bench_state *s, const bench_case *c) {
+/* Not inlined: under callgrind, a launch is one call of run_kp (--case). */
+__attribute__((noinline)) static void run_kp(const bench_state *s, const bench_case *c) {
   if (c->add)
     launch(lo_vec_add, c->blocks, c->threads)(s->x, s->y, s->out, (int)c->n);
   else
     launch(lo_empty, c->blocks, c->threads)(s->sink);
 }
 
-static void run_mp(const bench_state *s, const bench_case *c) {
+__attribute__((noinline)) static void run_mp(const bench_state *s, const bench_case *c) {
   if (c->add)
     lo_omp_vec_add(s->x, s->y, s->out, c->n, s->threads);
   else
@@ -148,7 +150,12 @@ static int affinity_cpus(void) {
 int main(int argc, char **argv) {
   long long threads = affinity_cpus(), reps = 11, batch = 2000, gap_us = 2000;
   int check_only = 0;
+  const char *only = NULL;
   for (int i = 1; i < argc; i++) {
+    if (strncmp(argv[i], "--case=", 7) == 0) {
+      only = argv[i] + 7;
+      continue;
+    }
     if (bench_arg_long(argv[i], "--threads", &threads) || bench_arg_long(argv[i], "--reps", &reps) ||
         bench_arg_long(argv[i], "--batch", &batch) || bench_arg_long(argv[i], "--gap-us", &gap_us))
       continue;
@@ -156,7 +163,8 @@ int main(int argc, char **argv) {
       check_only = 1;
       continue;
     }
-    fprintf(stderr, "usage: %s [--threads=T] [--reps=R] [--batch=B] [--gap-us=G] [--check]\n",
+    fprintf(stderr,
+            "usage: %s [--threads=T] [--reps=R] [--batch=B] [--gap-us=G] [--case=NAME] [--check]\n",
             argv[0]);
     return 2;
   }
@@ -224,7 +232,8 @@ int main(int argc, char **argv) {
 
   printf("| case                       |         kernplug us/launch |             OpenMP us/loop |   ratio |\n");
   printf("|----------------------------|---------------------------:|---------------------------:|--------:|\n");
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) time_case(&s, &cases[i], (int)reps);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    if (!only || strstr(cases[i].name, only)) time_case(&s, &cases[i], (int)reps);
   getloadavg(load, 3); /* the load may change during the run: say what it was at the end */
   printf("\nload average at the end: %.2f, %.2f, %.2f\n", load[0], load[1], load[2]);
   kp_free(s.x), kp_free(s.y), kp_free(s.out), kp_free(s.sink);

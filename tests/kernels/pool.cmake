@@ -27,8 +27,17 @@ endif()
 kp_kernel_expect(pool_watchdog pool_watchdog_expect EXPECT success
   ENV KP_BACKEND=cpu KP_CPU_TIMEOUT_MS=200
   STDOUT "endless 1x32: kernel 'endless', block (0, 0, 0)" "endless 3x32: kernel 'endless'"
-         "endless 64x256: kernel 'endless'" "did not finish within KP_CPU_TIMEOUT_MS=200 ms"
+         "endless 160x256: kernel 'endless'" "did not finish within KP_CPU_TIMEOUT_MS=200 ms"
          "pool_watchdog: finished")
 if(KP_SANITIZE MATCHES "thread")
   set_tests_properties(kernel.pool_watchdog PROPERTIES DISABLED TRUE)
 endif()
+# Every block exactly once however the blocks are shared out (pool_lanes.c, cpu_lanes.h): one
+# participant (no lanes), 2 and 3 (a lane each), 17 (more participants than lanes).
+foreach(n 1 2 3 17)
+  kp_kernel_expect(pool_lanes_${n} pool_lanes EXPECT success ENV KP_BACKEND=cpu KP_NUM_THREADS=${n}
+                   STDOUT "pool_lanes: " "${n} multiprocessors: ok")
+endforeach()
+kp_kernel_expect(pool_lanes_random pool_lanes EXPECT success
+                 ENV KP_BACKEND=cpu KP_NUM_THREADS=3 KP_CPU_SCHEDULE=random:7
+                 STDOUT "3 multiprocessors: ok")

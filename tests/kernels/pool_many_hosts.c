@@ -15,7 +15,7 @@
 
 #include "kernel_test.h"
 
-enum { HOSTS = 8, ROUNDS = 60, MAX_N = 200 * 128 };
+enum { HOSTS = 8, ROUNDS = 60, MAX_N = 300 * 128 };
 
 __attribute__((kernel)) void affine(const int *in, int *out, int n, int mul, int add) {
   int i = grid(1);
@@ -73,7 +73,7 @@ static void pause_300us(void) {
 }
 
 static void run_host(const host_arg *a) {
-  static const unsigned sizes[][2] = {{1, 32}, {1, 256}, {3, 64}, {4, 256}, {64, 256}, {200, 128}};
+  static const unsigned sizes[][2] = {{1, 32}, {1, 256}, {3, 64}, {4, 256}, {64, 256}, {300, 128}};
   int *h_in = malloc(MAX_N * sizeof *h_in), *h_out = malloc(MAX_N * sizeof *h_out);
   HOST_CHECK(h_in && h_out, "host %d: out of memory", a->id);
   for (int i = 0; i < MAX_N; i++) h_in[i] = (i * 37 + a->id * 11) % 201 - 100;

@@ -22,7 +22,7 @@ __attribute__((kernel)) void iota(int *out, int n) {
   if (i < n) out[i] = i;
 }
 
-enum { N = 64 * 256 };
+enum { N = 160 * 256 }; /* the largest grid: above pool.c's KP_POOL_WAKE_THREADS */
 
 static void check_iota(int *d, unsigned blocks, unsigned threads) {
   static int h[N];
@@ -40,7 +40,7 @@ int main(void) {
   int *stop = device_array(int, 1), *out = device_array(int, N);
   int zero = 0;
   copy_to_device(stop, &zero, 1);
-  static const unsigned grids[][2] = {{1, 32}, {3, 32}, {64, 256}};
+  static const unsigned grids[][2] = {{1, 32}, {3, 32}, {160, 256}};
   for (int pause = 0; pause < 2; pause++) {
     for (int g = 0; g < 3; g++) {
       if (pause) {

@@ -1,7 +1,9 @@
 /* backend_cpu.c — kernels on all CPU cores.
  *
- * Blocks are spread over the pool's participants in chunks taken from an atomic counter
- * (dynamic scheduling: blocks that take longer do not hold up a static partition). Inside a
+ * Blocks are spread over the pool's participants in chunks: each participant first takes the
+ * chunks of its own lane of blocks, then steals from the others' (cpu_lanes.h), so that a core
+ * runs the same blocks from launch to launch and blocks that take longer do not hold up a
+ * static partition. Inside a
  * block the GPU threads run one after another: one call of the kernel's block entry, a loop
  * the plugin built with the body inlined (kp_abi.h), or, for descriptors without one, a loop
  * calling the per-thread entry. Kernels with barriers get a block entry too where the plugin
@@ -23,6 +25,7 @@
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_check.h"
+#include "backend/cpu/cpu_lanes.h"
 #include "core/env.h"
 #include "core/launch.h"
 
@@ -56,8 +59,8 @@ typedef struct cpu_grid {
   int shuffled; /* KP_CPU_SCHEDULE=random: block b runs as kp_cpu_schedule_block(key, b) */
   uint64_t key;
   const kp_cpu_check_launch *check; /* KP_CHECK: what the checked entry's checks read */
-  unsigned long long total_blocks, chunk;
-  atomic_ullong next_block;
+  unsigned long long total_blocks, chunk, chunks;
+  kp_cpu_lanes lanes; /* who takes which chunk (cpu_lanes.h) */
   atomic_int failed;     /* set once by the first participant that fails */
   _Atomic unsigned long long watch; /* the watchdog's number for it (0: not watched) */
   char message[1024];    /* its error, read after kp_pool_run returns */
@@ -244,11 +247,8 @@ static void run_blocks(void *p, int participant) {
   }
   kp_cpu_fault_armed = &guard;
   while (!atomic_load_explicit(&g->failed, memory_order_relaxed)) {
-    unsigned long long start = atomic_fetch_add_explicit(&g->next_block, g->chunk,
-                                                         memory_order_relaxed);
-    if (start >= g->total_blocks) break;
-    unsigned long long end = start + g->chunk;
-    if (end > g->total_blocks) end = g->total_blocks;
+    unsigned long long start, end;
+    if (!kp_cpu_lanes_take(&g->lanes, participant, &start, &end)) break;
     if (g->shuffled) { /* one block per chunk, in the launch's random order */
       start = kp_cpu_schedule_block(g->key, start, g->total_blocks), end = start + 1;
     }
@@ -320,7 +320,11 @@ static kp_error launch_grid(kp_kernel_desc *k, const kp_launch_config *cfg, void
                             const kp_cpu_check_launch *check) {
   if (k->flags & KP_KERNEL_COOPERATIVE) /* grid_sync(): every block alive at once */
     return kp_cpu_launch_cooperative(k, cfg, args, check, g_stack_bytes);
-  cpu_grid g = {.kernel = k, .args = args, .check = check};
+  /* Not zero-initialised as a whole: message (1 KiB) and the lanes are written when used. */
+  cpu_grid g;
+  g.kernel = k, g.args = args, g.check = check;
+  g.shuffled = 0, g.key = 0;
+  atomic_init(&g.watch, 0);
   /* A kernel split at warp collectives runs warp by warp, each warp one row's 32 x. */
   int warp_rows = cfg->threads.x % 32 == 0 || (cfg->threads.y == 1 && cfg->threads.z == 1);
   g.split = ((k->flags & KP_KERNEL_CPU_BLOCK_BARRIERS) ||
@@ -340,10 +344,13 @@ static kp_error launch_grid(kp_kernel_desc *k, const kp_launch_config *cfg, void
     g.shuffled = 1, g.chunk = 1;
     g.key = kp_cpu_schedule_launch_key();
   }
-  atomic_init(&g.next_block, 0);
+  g.chunks = (g.total_blocks + g.chunk - 1) / g.chunk;
+  kp_cpu_lanes_init(&g.lanes, g.total_blocks, g.chunk, (unsigned long long)kp_pool_size(),
+                    g.shuffled);
   atomic_init(&g.failed, 0);
   kp_note_launched_kernel(k->name);
-  kp_pool_run(run_blocks, &g, g.total_blocks, g.block[0] * g.block[1] * g.block[2]);
+  /* The chunks are what can be shared: a grid of one chunk runs on the caller alone. */
+  kp_pool_run(run_blocks, &g, g.chunks, g.chunk * g.block[0] * g.block[1] * g.block[2]);
   if (kp_cpu_timeout_ms) kp_cpu_watchdog_end(atomic_load(&g.watch));
   if (atomic_load(&g.failed)) return kp_fail(KP_ERROR_LAUNCH, "%s", g.message);
   return KP_SUCCESS;

@@ -4,7 +4,7 @@
  * array; on the CPU that ran 2-2.5x slower than an OpenMP loop. Its range entry
  * (kp_abi.h: kp_cpu_range_fn) is the loop over a contiguous range of indices instead, with
  * the element function inlined and vectorised. [0, n) is cut into contiguous chunks, a few
- * per participant of the pool, taken from an atomic counter (dynamic, like the grid path:
+ * per participant of the pool, taken from an atomic counter (dynamic, as the grid path steals:
  * a worker that another process slows down does not hold up the rest); chunks are whole
  * cache lines of the widest element. Small calls run on the calling thread alone, without
  * waking the pool. A fault in the element function fails the call with the index that

@@ -13,7 +13,8 @@
  *   KP_POOL_DEFAULT_SPIN_US) after each task before they sleep, so back-to-back launches
  *   reach them without a system call; sleeping workers are woken (a futex call on the
  *   caller) only when the grid has at least KP_POOL_WAKE_THREADS GPU threads — less work
- *   than that takes less time on the caller than a wake-up does — or when the previous
+ *   than that takes less time on the caller than a wake-up does; a launch that wakes nobody
+ *   while every worker sleeps is not even published — or when the previous
  *   launch that woke nobody took longer than KP_POOL_WAKE_AFTER_NS (a slow kernel on a
  *   small grid). A spinner that finds itself descheduled stops spinning for a while.
  * - A worker joins a task with a compare-and-swap on g_state while it is open, at most
@@ -42,9 +43,11 @@ enum {
   KP_POOL_DEFAULT_SPIN_US = 50,
   KP_POOL_MAX_SPIN_US = 1000000,
   /* Below this many GPU threads in the whole grid a sleeping worker is not woken (spinning
-   * ones still join): even an empty kernel costs ~1 ns per GPU thread, a wake-up 2-10 us
-   * on the caller and more before the worker runs. */
-  KP_POOL_WAKE_THREADS = 4096,
+   * ones still join): a block entry's vectorised loop runs a GPU thread of a small kernel in
+   * ~0.15 ns (a vector add of 10^4 floats, 1.3 us on the caller alone, 2026-11-25, 2-core EPYC
+   * VM), a wake-up costs 2-10 us on the caller and more before the worker runs. A slow kernel
+   * on a smaller grid wakes them from its second launch on (KP_POOL_WAKE_AFTER_NS). */
+  KP_POOL_WAKE_THREADS = 32768,
   /* A launch that takes longer than this on the threads awake would have gained from a
    * wake-up (a few us for the caller, tens before the worker runs). */
   KP_POOL_WAKE_AFTER_NS = 50 * 1000
@@ -330,6 +333,16 @@ void kp_pool_run(kp_pool_task task, void *ctx, unsigned long long units,
     pthread_mutex_unlock(&g_run_lock);
     return;
   }
+  int wake = worth_a_wake_up(units, unit_threads);
+  if (!wake && atomic_load(&g_sleepers) == g_participants - 1) {
+    /* Every worker sleeps and none is to be woken: nobody would see the task, so it is not
+     * published (a sleeper a broadcast woke earlier finds no new task and sleeps again). */
+    long long start = now_ns();
+    task(ctx, 0);
+    g_unwoken_ns = now_ns() - start;
+    pthread_mutex_unlock(&g_run_lock);
+    return;
+  }
   g_task = task;
   g_ctx = ctx;
   atomic_store_explicit(&g_finished, 0, memory_order_relaxed);
@@ -338,7 +351,6 @@ void kp_pool_run(kp_pool_task task, void *ctx, unsigned long long units,
   tsan_release(&g_state);
   /* Sequentially consistent, with the load of g_sleepers after it (see wait_for_task). */
   atomic_store(&g_state, STATE_MAKE(g_gen, helpers));
-  int wake = worth_a_wake_up(units, unit_threads);
   long long start = wake ? 0 : now_ns();
   if (wake && atomic_load(&g_sleepers) > 0) {
     /* A sleeper checks g_state and waits holding g_mu: once we have held it, each one is
