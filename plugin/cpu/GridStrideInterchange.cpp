@@ -929,6 +929,33 @@ Function *emitInterchangedEntry(const KernelEntry &K, const GridStrideShape &S, 
   return F;
 }
 
+/// Marks the thread loops of PhaseEntry, a phase that runs once or twice a group of blocks
+/// (the check, the initial values, the tested step after the untested rounds, the finish),
+/// to stay scalar: not vectorised, not unrolled, not versioned by ThreadLoopVersioning. Only
+/// the loop that runs every round is worth that code; compiling the others as well cost
+/// about a fifth of an interchanged kernel's compile time (issue 15's sixth round). Returns
+/// how many loops it marked.
+unsigned keepLoopsScalar(Function &PhaseEntry) {
+  LLVMContext &C = PhaseEntry.getContext();
+  unsigned Marked = 0;
+  for (BasicBlock &BB : PhaseEntry) {
+    Instruction *Term = BB.getTerminator();
+    if (!Term || !Term->getMetadata(LLVMContext::MD_loop))
+      continue;
+    // A fresh loop ID without ThreadLoopMarker: the versioning pass leaves it alone.
+    Metadata *Ops[] = {
+        nullptr,
+        MDNode::get(C, {MDString::get(C, "llvm.loop.vectorize.enable"),
+                        ConstantAsMetadata::get(ConstantInt::getFalse(C))}),
+        MDNode::get(C, {MDString::get(C, "llvm.loop.unroll.disable")})};
+    MDNode *ID = MDNode::getDistinct(C, Ops);
+    ID->replaceOperandWith(0, ID);
+    Term->setMetadata(LLVMContext::MD_loop, ID);
+    ++Marked;
+  }
+  return Marked;
+}
+
 /// Builds the interchanged entry of K, or says why not.
 std::string interchange(KernelEntry &K, FunctionAnalysisManager &FAM, std::string &How) {
   if (K.Fn->hasOptNone())
@@ -995,12 +1022,21 @@ std::string interchange(KernelEntry &K, FunctionAnalysisManager &FAM, std::strin
   Function *StepEntry = emitPhaseEntry(K, *Work, StepFn, S, Phase::Step, Base + ".step");
   Function *FinishEntry =
       emitPhaseEntry(K, *Work, FinishFn, S, Phase::Finish, Base + ".finish");
+  // The loop that runs every round (the untested step where there is one) is the one to
+  // vectorise; the phases that run once or twice a group stay scalar.
+  unsigned Scalar = 0;
+  for (Function *Edge : {CheckEntry, InitStateEntry, Closed ? StepEntry : nullptr, FinishEntry})
+    if (Edge)
+      Scalar += keepLoopsScalar(*Edge);
   K.CpuBlockEntry = emitInterchangedEntry(K, S, CheckEntry, InitStateEntry, StepEntry,
                                           StepAllEntry, FinishEntry, K.CpuBlockEntry);
   How = Closed ? "range checked at each block's first and last thread; the rounds every "
                  "thread of a group runs go without the loop's test"
                : "range checked thread by thread: start is not threadIdx.x plus a per-block "
                  "value, or step or n differ between threads";
+  if (Scalar)
+    How += "; the thread loops run once a group (check, start, last rounds, finish) are "
+           "kept scalar";
   FAM.clear(*Work, Work->getName());
   Work->eraseFromParent();
   return "";
