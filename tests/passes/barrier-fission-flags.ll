@@ -25,7 +25,7 @@
 ; step; the condition is folded in each part.
 ; CHECK: %lim.remat = sub nuw nsw i32 15, %step.restored
 ; CHECK: %kp.x.lo{{[0-9]+}} = trunc i64
-; CHECK: %[[ABOVE:above.remat[0-9]*]] = icmp ugt i32 %{{.*}}, %step.restored
+; CHECK: %[[ABOVE:above.remat[0-9]*]] = icmp {{(samesign )?}}ugt i32 %{{.*}}, %step.restored
 ; CHECK: select i1 %[[ABOVE]], i1 %both.remat{{[0-9]*}}, i1 false
 ; CHECK-NEXT: br i1 true, label %latch{{[0-9]*}}, label %copy
 ; CHECK-NOT: restored = load i1
