@@ -1402,8 +1402,9 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
     if (!EmitThread(X.Counter, Y.Counter, Z.Counter, Latch, *P.Fixed))
       return false;
-    if (P.Fixed != &Outside || P.From == Hi) // x - Bound that cannot wrap (ThreadRangeSplit.h)
-      IntervalNoWrap += markIntervalNoWrap(*Split, P.Fixed == &Outside, Order, Idx,
+    // x - Bound that cannot wrap (ThreadRangeSplit.h): inside the interval, or above it.
+    if (bool Above = &P == &Parts.back(); P.Fixed != &Outside || Above)
+      IntervalNoWrap += markIntervalNoWrap(*Split, Above, Order, Idx,
                                            [&](Value *V) { return cloneInThisPart(VMap, V); });
     B.SetInsertPoint(Latch);
     Close(X, true);
@@ -1622,7 +1623,7 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
     if (Split.IntervalNoWrap)
       Parts.push_back(std::to_string(Split.IntervalNoWrap) +
                       " subtractions of threadIdx.x minus a bound it is known to reach "
-                      "marked no-wrap");
+                      "taken as no-wrap, in 64 bits");
     if (Split.InterleavedParts)
       Parts.push_back(std::to_string(Split.InterleavedParts) +
                       " parts of split thread loops interleaved " +

@@ -242,9 +242,9 @@ unsigned markIntervalNoWrap(const IndexRange &R, bool Above, ArrayRef<BasicBlock
         auto *Clone = dyn_cast_or_null<BinaryOperator>(CloneOf(&I));
         if (!Clone || Clone->getOpcode() != Instruction::Sub)
           continue;
-        // Bound <= x < 2^31: x - Bound is in [0, x], no wrap either way.
-        if (!Clone->hasNoUnsignedWrap() || !Clone->hasNoSignedWrap())
-          ++Marked;
+        // Bound <= x < 2^31: x - Bound is in [0, x], no wrap either way. (LLVM 22's
+        // InstCombine may have found nuw already; the widening is what it does not do.)
+        ++Marked;
         Clone->setHasNoUnsignedWrap(true);
         Clone->setHasNoSignedWrap(true);
         widenExtendedUses(Clone);

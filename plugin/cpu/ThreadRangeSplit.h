@@ -76,8 +76,9 @@ bool hasUpperBound(const IndexRange &R);
 /// above it (Above true), the subtractions `x - Bound` where x >= Bound holds unsigned
 /// there cannot wrap: a scan's `buf[tid - offset]` under `if (tid >= offset)`, which
 /// InstCombine writes as the part above `tid u< offset`. Marks the clones (CloneOf(I), I in
-/// Blocks) of such subtractions of threadIdx.x nuw nsw, so that the index extends to a
-/// 64-bit induction variable and the vectoriser needs no wrap check. Returns how many.
+/// Blocks) of such subtractions of threadIdx.x nuw nsw and replaces their zext/sext by
+/// the subtraction of the extended operands, so that the index is a 64-bit induction
+/// variable and the vectoriser needs no wrap check. Returns how many.
 unsigned markIntervalNoWrap(const IndexRange &R, bool Above,
                             llvm::ArrayRef<llvm::BasicBlock *> Blocks, const llvm::Argument *Idx,
                             llvm::function_ref<llvm::Value *(llvm::Value *)> CloneOf);

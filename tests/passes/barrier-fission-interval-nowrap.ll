@@ -8,8 +8,9 @@
 ; (a row is the whole block) ask for llvm.loop.interleave.count 4; rows_2d reads
 ; threadIdx.y (rows of a 2D tile may be short) and keeps the cost model's choice.
 ; - scan_above: `t u< k` copies, the other way adds buf[t - k]: InstCombine's form of the
-;   Hillis-Steele round. The part above the interval (x >= hi >= k) gets `sub nuw nsw`;
-;   the interval's part has no subtraction.
+;   Hillis-Steele round. The part above the interval (x >= hi >= k) gets `sub nuw nsw`
+;   (LLVM 22's InstCombine infers it from the branch already, in both parts) and `.wide`;
+;   the interval's part (where the subtraction is dead code) gets no `.wide`.
 ; - scan_inside: `t u>= k` itself: the interval's part gets it.
 ; - other_bound: `t - m` under `t u>= k`: m is not the compared bound, left as it is.
 ; The bounds are block-local (ntid.x / 4, / 8), not the problem size: the loops split.
@@ -18,34 +19,42 @@
 ; RUN: %opt -load-pass-plugin %kernplug_passes -passes=kernplug-barrier-fission -pass-remarks=kernplug -S %s 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
 
-; REMARK: kernel 'scan_above': 1 thread loops split where a branch on threadIdx.x changes; 1 subtractions of threadIdx.x minus a bound it is known to reach marked no-wrap
-; REMARK: kernel 'scan_inside': 1 thread loops split where a branch on threadIdx.x changes; 1 subtractions of threadIdx.x minus a bound it is known to reach marked no-wrap
+; REMARK: kernel 'scan_above': 1 thread loops split where a branch on threadIdx.x changes; 1 subtractions of threadIdx.x minus a bound it is known to reach taken as no-wrap, in 64 bits
+; REMARK: kernel 'scan_inside': 1 thread loops split where a branch on threadIdx.x changes; 1 subtractions of threadIdx.x minus a bound it is known to reach taken as no-wrap, in 64 bits
 ; REMARK-SAME: ; 2 parts of split thread loops interleaved 4x (the kernel reads no threadIdx.y or .z: a row is the whole block)
 ; REMARK-NOT: kernel 'other_bound': {{.*}}no-wrap
 ; REMARK-NOT: kernel 'two_upper': {{.*}}no-wrap
-; REMARK: kernel 'rows_2d': 1 thread loops split where a branch on threadIdx.x changes; 1 subtractions of threadIdx.x minus a bound it is known to reach marked no-wrap{{$}}
+; REMARK: kernel 'rows_2d': 1 thread loops split where a branch on threadIdx.x changes; 1 subtractions of threadIdx.x minus a bound it is known to reach taken as no-wrap, in 64 bits{{$}}
 
 ; CHECK-LABEL: define internal void @scan_above.kp.cpu_block(
 ; CHECK: kp.region1:
 ; CHECK: %kp.x.hi = trunc i64
 ; CHECK: br label %loop.x{{[0-9]+}}, !llvm.loop ![[LOOP:[0-9]+]]
+; CHECK-NOT: .wide
 ; CHECK: phi i32 [ %kp.x.hi, %done.x{{[0-9]*}} ]
-; CHECK: %d{{[0-9]*}} = sub nuw nsw i32 %{{.*}}, %k
-; CHECK: %[[W:d[0-9]*]].wide = sub nuw nsw i64 %{{[0-9]+}}, %{{[0-9]+}}
-; CHECK-NEXT: getelementptr inbounds [2 x [256 x i32]], ptr @buf, i64 0, i64 0, i64 %[[W]].wide
-; CHECK-NOT: sub {{.*}}, %k
+; CHECK: %[[W:d[0-9]*]] = sub nuw nsw i32 %{{.*}}, %k
+; CHECK-NEXT: %[[A:[0-9]+]] = zext i32 %{{.*}} to i64
+; CHECK-NEXT: %[[B:[0-9]+]] = zext i32 %k{{.*}} to i64
+; CHECK-NEXT: %[[W]].wide = sub nuw nsw i64 %[[A]], %[[B]]
+; CHECK-NEXT: getelementptr {{.*}}@buf, {{.*}}i64 %[[W]].wide
+; CHECK-NOT: .wide = 
 ; CHECK-LABEL: define internal void @scan_inside.kp.cpu_block(
-; CHECK: %d{{[0-9]*}} = sub nuw nsw i32 %{{.*}}, %k
-; CHECK-NOT: sub {{.*}} %k
+; CHECK-NOT: .wide
+; CHECK: phi i32 [ %kp.x.hi, %done.x{{[0-9]*}} ]
+; CHECK: %[[W:d[0-9]*]] = sub nuw nsw i32 %{{.*}}, %k
+; CHECK: %[[W]].wide = sub nuw nsw i64
+; CHECK-NOT: .wide = 
 ; CHECK-LABEL: define internal void @other_bound.kp.cpu_block(
 ; CHECK: %kp.x.lo = trunc i64
 ; CHECK: %d{{[0-9]*}} = sub nsw i32 %{{.*}}, %m
 ; CHECK-NOT: sub nuw
+; CHECK-NOT: .wide
 ; CHECK-LABEL: define internal void @two_upper.kp.cpu_block(
 ; CHECK: %kp.x.hi = trunc i64
 ; CHECK-NOT: sub nuw
+; CHECK-NOT: .wide
 ; CHECK-LABEL: define internal void @rows_2d.kp.cpu_block(
-; CHECK: %d{{[0-9]*}} = sub nuw nsw i32 %{{.*}}, %k
+; CHECK: %[[W:d[0-9]*]].wide = sub nuw nsw i64
 ; CHECK: attributes
 ; CHECK: ![[LOOP]] = distinct !{![[LOOP]], ![[MARK:[0-9]+]], ![[IC:[0-9]+]]}
 ; CHECK: ![[IC]] = !{!"llvm.loop.interleave.count", i32 4}
