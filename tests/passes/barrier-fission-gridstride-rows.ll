@@ -11,6 +11,7 @@
 ; RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
 
 ; REMARK: kernel 'rows': 1 grid-stride loop runs in rounds of the block's threads in the barrier split (one loop over each round's elements, run by the row's first thread, the index in 64 bits (thread by thread where the block's starts would wrap))
+; REMARK: kernel 'rows': 1 thread loops split where a branch on threadIdx.x changes
 ; REMARK: kernel 'carry': 1 grid-stride loop runs in rounds of the block's threads in the barrier split (threads innermost; counted by the block, the index in 64 bits (not one loop per row: it carries values other than its counter))
 
 ; The choice after the first barrier: the starts do not wrap and the step is positive.
@@ -21,9 +22,11 @@
 ; CHECK: icmp sgt i32 %step.remat{{[0-9]*}}, 0
 ; CHECK: %gs.rows.ok = and i1
 ; CHECK: br i1 %gs.rows.ok, label %[[ROWS:[a-z.]+]], label %[[THREADS:[a-z.]+]]
-; Only the row's first thread runs the rounds.
-; CHECK: %gs.row.first = icmp eq i32 %{{[0-9]+}}, 0
-; CHECK: br i1 %gs.row.first, label %head.gs.base, label %head.gs.done
+; Only the row's first thread runs the rounds: the branch on threadIdx.x == 0 splits the
+; region's thread loop at [0, 1) (ThreadRangeSplit), so the other threads' part never enters
+; them and the first thread's part always does.
+; CHECK: head.gs.first:
+; CHECK: br i1 false, label %head.gs.base, label %head.gs.done
 ; CHECK: head.gs.base:
 ; CHECK: %gs.base = phi i64 [ %gs.x{{[0-9]*}}, %head.gs.first ], [ %gs.base.next, %head.gs.base.next ]
 ; CHECK: icmp slt i64 %gs.base, %gs.n
@@ -48,6 +51,9 @@
 ; CHECK-NEXT: br label %head, !llvm.loop ![[SPAN:[0-9]+]]
 ; CHECK: head.gs.base.next:
 ; CHECK-NEXT: %gs.base.next = add nsw i64 %gs.base, %gs.step
+; The first thread's part.
+; CHECK: head.gs.first{{[0-9]+}}:
+; CHECK: br i1 true, label %head.gs.base{{[0-9]+}}, label %head.gs.done{{[0-9]+}}
 ; The thread-by-thread copy: the loop as it was.
 ; CHECK: head.gs.thread:
 ; CHECK-NEXT: %i.gs.thread = phi i32 [ %i.next.gs.thread, %body.gs.thread ], [ %start.remat{{[0-9]*}}, %{{[a-z.0-9]+}} ]
