@@ -1041,6 +1041,38 @@ nestedIndexRange(const IndexRange &First, const Argument *Idx, ArrayRef<BasicBlo
   return N;
 }
 
+/// A warp's first lane's (x, y, z) in the block.
+struct WarpStart {
+  Value *X, *Y, *Z;
+};
+
+/// The (x, y, z) of linear id First32 (a warp's first lane), at B; B is left after it. In the
+/// block's first row (First32 < blockDim.x: every warp of a one-row block, such as the tree
+/// reduction's) that is (First32, 0, 0), taken without the two divisions the other rows need
+/// (a 64-bit division is tens of cycles, and this runs once per warp and round).
+static WarpStart warpStartOf(IRBuilder<> &B, Value *First32, Value *const Ntid[3]) {
+  LLVMContext &C = B.getContext();
+  BasicBlock *From = B.GetInsertBlock();
+  Function *E = From->getParent();
+  BasicBlock *Rows = BasicBlock::Create(C, "kp.warp.rows", E);
+  BasicBlock *Join = BasicBlock::Create(C, "kp.warp.start", E);
+  B.CreateCondBr(B.CreateICmpULT(First32, Ntid[0]), Join, Rows);
+  B.SetInsertPoint(Rows);
+  Value *Row = B.CreateUDiv(First32, Ntid[0]);
+  Value *X0 = B.CreateSub(First32, B.CreateMul(Row, Ntid[0]));
+  Value *Y = B.CreateURem(Row, Ntid[1]), *Z = B.CreateUDiv(Row, Ntid[1]);
+  B.CreateBr(Join);
+  B.SetInsertPoint(Join);
+  auto Phi = [&](Value *InFirstRow, Value *Else, const char *Name) {
+    PHINode *P = B.CreatePHI(B.getInt32Ty(), 2, Name);
+    P->addIncoming(InFirstRow, From);
+    P->addIncoming(Else, Rows);
+    return P;
+  };
+  return {Phi(First32, X0, "kp.warp.x0"), Phi(B.getInt32(0), Y, "kp.warp.y"),
+          Phi(B.getInt32(0), Z, "kp.warp.z")};
+}
+
 bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
                          DenseMap<AllocaInst *, AllocaInst *> &Home, AllocaInst *Next,
                          BasicBlock *Dispatch, const WarpFrame *Warp) {
@@ -1509,9 +1541,8 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
                                   B.getInt32(0)),
                    WarpDone, Go);
     B.SetInsertPoint(Go);
-    Value *Row = B.CreateUDiv(First32, Fr.Ntid[0]);
-    Value *X0 = B.CreateSub(First32, B.CreateMul(Row, Fr.Ntid[0]));
-    Value *Y = B.CreateURem(Row, Fr.Ntid[1]), *Z = B.CreateUDiv(Row, Fr.Ntid[1]);
+    WarpStart Start = warpStartOf(B, First32, Fr.Ntid);
+    Value *X0 = Start.X, *Y = Start.Y, *Z = Start.Z;
     Warp->Lanes = B.CreateBinaryIntrinsic(
         Intrinsic::umin, B.getInt32(32),
         B.CreateSub(B.CreateTrunc(Threads, B.getInt32Ty()), First32), nullptr, "kp.warp.lanes");
