@@ -1,0 +1,124 @@
+; kernplug-cpu-flat-block-rows, a body whose first branch is the problem-size guard
+; `blockIdx.x * blockDim.x + threadIdx.x < n` (n a kernel parameter; signed, unsigned or
+; swapped): the row's pieces are cut where the guard stops holding (FlatRowsEdgeCut.h).
+; edge.cut = n - the row's first global x, clamped to [0, row.len]; pieces 0-2 end at the
+; cut at the latest and a fourth piece runs [edge.cut, row.len) from the block holding it,
+; so the edge block's threads below n get a piece of their own that ThreadLoopVersioning's
+; check passes. The same threads in the same order: the pieces still partition the row.
+; A guard against a constant, or no guard, keeps the three pieces.
+; RUN: %opt -load-pass-plugin %kernplug_passes -passes=kernplug-cpu-block-entry,kernplug-cpu-flat-block-rows -pass-remarks=kernplug -S %s 2>%t.err | FileCheck %s
+; RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
+
+; REMARK: kernel 'cut': CPU entry = flat rows of blocks (consecutive blocks in x run as one loop over blockIdx.x * blockDim.x + threadIdx.x); its pieces cut where the guard blockIdx.x * blockDim.x + threadIdx.x < (parameter 2) stops holding: the edge block's threads below the bound run the guard-free copy
+; REMARK: kernel 'cut_swapped': CPU entry = flat rows of blocks ({{.*}}); its pieces cut where the guard {{.*}} < (parameter 1) stops holding
+; REMARK: kernel 'constant_bound': CPU entry = flat rows of blocks (consecutive blocks in x run as one loop over blockIdx.x * blockDim.x + threadIdx.x){{$}}
+; REMARK: kernel 'no_guard': CPU entry = flat rows of blocks (consecutive blocks in x run as one loop over blockIdx.x * blockDim.x + threadIdx.x){{$}}
+
+; CHECK-LABEL: define internal void @cut.kp.cpu_block(
+; CHECK: row:
+; CHECK: %row.len = add i32
+; CHECK: %row.gx = add i32 %[[BS:[0-9]+]], %[[BEGIN:[0-9]+]]
+; CHECK: %[[N64:[0-9]+]] = sext i32 %[[N:[0-9]+]] to i64
+; CHECK-NEXT: %[[GX64:[0-9]+]] = sext i32 %row.gx to i64
+; CHECK-NEXT: %[[K:[0-9]+]] = sub i64 %[[N64]], %[[GX64]]
+; CHECK-NEXT: %[[LEN64:[0-9]+]] = zext i32 %row.len to i64
+; CHECK-NEXT: %[[MIN:[0-9]+]] = call i64 @llvm.smin.i64(i64 %[[K]], i64 %[[LEN64]])
+; CHECK-NEXT: %[[MAX:[0-9]+]] = call i64 @llvm.smax.i64(i64 %[[MIN]], i64 0)
+; CHECK-NEXT: %edge.cut = trunc i64 %[[MAX]] to i32
+; CHECK: %edge.ctaid.x = add i32 %row.ctaid.x,
+; CHECK: loop.z:
+; CHECK: loop.piece:
+; CHECK: icmp ult i32 %piece, 4
+; CHECK: %piece.lo = select
+; CHECK: %piece.hi = select
+; CHECK: %[[LAST:[0-9]+]] = icmp eq i32 %piece, 3
+; CHECK-NEXT: %[[HIC:[0-9]+]] = call i32 @llvm.umin.i32(i32 %piece.hi, i32 %edge.cut)
+; CHECK-NEXT: %[[HIK:[0-9]+]] = call i32 @llvm.umax.i32(i32 %piece.lo, i32 %[[HIC]])
+; CHECK-NEXT: %piece.lo.cut = select i1 %[[LAST]], i32 %edge.cut, i32 %piece.lo
+; CHECK-NEXT: %piece.hi.cut = select i1 %[[LAST]], i32 %piece.hi, i32 %[[HIK]]
+; CHECK-NEXT: select i1 %[[LAST]], i32 %edge.ctaid.x,
+; CHECK: loop.x:
+; CHECK-NEXT: %x = phi i32 [ %piece.lo.cut, %body.piece ]
+; CHECK: icmp ult i32 %x, %piece.hi.cut
+
+; The unsigned, swapped guard: the bound zero-extended.
+; CHECK-LABEL: define internal void @cut_swapped.kp.cpu_block(
+; CHECK: %[[UN64:[0-9]+]] = zext i32 %{{[0-9]+}} to i64
+; CHECK-NEXT: %[[UGX64:[0-9]+]] = zext i32 %row.gx to i64
+; CHECK-NEXT: sub i64 %[[UN64]], %[[UGX64]]
+; CHECK: %edge.cut = trunc i64
+; CHECK: icmp ult i32 %piece, 4
+
+; CHECK-LABEL: define internal void @constant_bound.kp.cpu_block(
+; CHECK-NOT: edge.cut
+; CHECK: icmp ult i32 %piece, 3
+; CHECK-LABEL: define internal void @no_guard.kp.cpu_block(
+; CHECK-NOT: edge.cut
+; CHECK: icmp ult i32 %piece, 3
+
+define void @cut(ptr %x, i32 %n) {
+  %g = call i32 @gx()
+  %c = icmp slt i32 %g, %n
+  br i1 %c, label %body, label %done
+body:
+  %i = sext i32 %g to i64
+  %p = getelementptr inbounds float, ptr %x, i64 %i
+  store float 1.0, ptr %p, align 4
+  br label %done
+done:
+  ret void
+}
+
+define void @cut_swapped(i32 %n, ptr %x) {
+  %g = call i32 @gx()
+  %c = icmp ugt i32 %n, %g
+  br i1 %c, label %body, label %done
+body:
+  %i = zext i32 %g to i64
+  %p = getelementptr inbounds float, ptr %x, i64 %i
+  store float 1.0, ptr %p, align 4
+  br label %done
+done:
+  ret void
+}
+
+define void @constant_bound(ptr %x) {
+  %g = call i32 @gx()
+  %c = icmp slt i32 %g, 1000
+  br i1 %c, label %body, label %done
+body:
+  %i = sext i32 %g to i64
+  %p = getelementptr inbounds float, ptr %x, i64 %i
+  store float 1.0, ptr %p, align 4
+  br label %done
+done:
+  ret void
+}
+
+define void @no_guard(ptr %x) {
+  %g = call i32 @gx()
+  %i = sext i32 %g to i64
+  %p = getelementptr inbounds float, ptr %x, i64 %i
+  store float 1.0, ptr %p, align 4
+  ret void
+}
+
+; grid(1) as the header writes it.
+define internal i32 @gx() {
+  %b = call i32 @kp_dev_ctaid_x()
+  %d = call i32 @kp_dev_ntid_x()
+  %t = call i32 @kp_dev_tid_x()
+  %m = mul i32 %b, %d
+  %g = add i32 %m, %t
+  ret i32 %g
+}
+
+declare i32 @kp_dev_tid_x() nounwind willreturn memory(none)
+declare i32 @kp_dev_ctaid_x() nounwind willreturn memory(none)
+declare i32 @kp_dev_ntid_x() nounwind willreturn memory(none)
+
+!kernplug.kernels = !{!0, !1, !2, !3}
+!0 = !{!"cut", ptr @cut, ptr @cut, i1 false, !"", i64 0, !"in.c", i32 2, !{}, i32 1, !""}
+!1 = !{!"cut_swapped", ptr @cut_swapped, ptr @cut_swapped, i1 false, !"", i64 0, !"in.c", i32 3, !{}, i32 1, !""}
+!2 = !{!"constant_bound", ptr @constant_bound, ptr @constant_bound, i1 false, !"", i64 0, !"in.c", i32 4, !{}, i32 1, !""}
+!3 = !{!"no_guard", ptr @no_guard, ptr @no_guard, i1 false, !"", i64 0, !"in.c", i32 5, !{}, i32 1, !""}
