@@ -227,6 +227,7 @@ Instruction *closeLoop(IRBuilder<> &B, CountedLoop &L) {
 /// without one.
 struct EdgeCutPieces {
   Value *Cut = nullptr, *CutBX = nullptr;
+  bool SkipPast = false; // the threads from the cut on do nothing: no fourth piece
 };
 
 /// K = bound - the row's first global x, clamped to [0, Len] (computed in 64 bits), and
@@ -246,18 +247,25 @@ EdgeCutPieces edgeCut(IRBuilder<> &B, std::optional<EdgeBound> Edge,
   K = B.CreateBinaryIntrinsic(Intrinsic::smax, K, B.getInt64(0));
   EdgeCutPieces EC;
   EC.Cut = B.CreateTrunc(K, B.getInt32Ty(), "edge.cut");
+  EC.SkipPast = Edge->PastIsEmpty;
   Value *Bdx = B.CreateBinaryIntrinsic(Intrinsic::umax, Fr.Ntid[0], B.getInt32(1));
   EC.CutBX = B.CreateAdd(BX, B.CreateUDiv(B.CreateAdd(Fr.Begin[0], EC.Cut), Bdx), "edge.ctaid.x");
   return EC;
 }
 
-/// Pieces 0-2 end at the cut at the latest; piece 3 runs [cut, len) from the cut's block.
+/// Pieces 0-2 end at the cut at the latest; piece 3 runs [cut, len) from the cut's block,
+/// unless the threads there do nothing (EC.SkipPast: then there is no piece 3).
 /// The same threads in the same increasing order as the three pieces.
 void applyEdgeCut(IRBuilder<> &B, const EdgeCutPieces &EC, Value *Piece, Value *&Lo,
                   Value *&Hi, Value *&PieceBX) {
-  Value *IsEdge = B.CreateICmpEQ(Piece, B.getInt32(3));
   Value *Below = B.CreateBinaryIntrinsic(
       Intrinsic::umax, Lo, B.CreateBinaryIntrinsic(Intrinsic::umin, Hi, EC.Cut));
+  if (EC.SkipPast) {
+    Below->setName("piece.hi.cut");
+    Hi = Below;
+    return;
+  }
+  Value *IsEdge = B.CreateICmpEQ(Piece, B.getInt32(3));
   Value *RowEnd = Hi; // piece 3's Hi before the cut: the row's length
   Lo = B.CreateSelect(IsEdge, EC.Cut, Lo, "piece.lo.cut");
   Hi = B.CreateSelect(IsEdge, RowEnd, Below, "piece.hi.cut");
@@ -327,7 +335,7 @@ Function *emitFlatEntry(const KernelEntry &K, Function *BodyClone,
   CountedLoop Y = openLoop(B, Fr.Begin[1], Fr.End[1], "y");
   B.CreateStore(Y.Counter, Slot(SlotTid + 1));
   Value *YZ = B.CreateAdd(Y.Counter, B.CreateMul(Fr.Ntid[1], Z.Counter));
-  CountedLoop P = openLoop(B, Zero, B.getInt32(EC.Cut ? 4 : 3), "piece");
+  CountedLoop P = openLoop(B, Zero, B.getInt32(EC.Cut && !EC.SkipPast ? 4 : 3), "piece");
   Value *IsFirst = B.CreateICmpEQ(P.Counter, Zero), *IsMiddle = B.CreateICmpEQ(P.Counter, One);
   Value *Lo = B.CreateSelect(IsFirst, Zero, B.CreateSelect(IsMiddle, Cut1, Cut2), "piece.lo");
   Value *Hi = B.CreateSelect(IsFirst, Cut1, B.CreateSelect(IsMiddle, Cut2, Len), "piece.hi");
@@ -431,7 +439,10 @@ PreservedAnalyses CpuFlatBlockRowsPass::run(Module &M, ModuleAnalysisManager &MA
                                    "threadIdx.x < (parameter ") +
                            std::to_string(Edge->ArgNo + 1) +
                            ") stops holding: the edge block's threads below the bound run "
-                           "the guard-free copy"
+                           "the guard-free copy" +
+                           (Edge->PastIsEmpty ? std::string("; the threads past it do nothing "
+                                                            "and are skipped")
+                                              : std::string())
                      : std::string()));
   }
   if (!Changed)

@@ -1,6 +1,7 @@
 //===- FlatRowsEdgeCut.cpp - the flat rows' last piece cut at the problem size -*- C++ -*-===//
 #include "cpu/FlatRowsEdgeCut.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Argument.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
@@ -45,6 +46,19 @@ std::optional<EdgeBound> leafBound(Value *Cond, bool Want, const Argument *Idx,
   return EdgeBound{Param->getArgNo(), P == ICmpInst::ICMP_SLT};
 }
 
+/// Whether a thread for which Br goes to its false side does nothing: that side returns at
+/// once, and every instruction of Br's block before it is free of effects and safe to
+/// speculate (it cannot trap: the index array's loads are dereferenceable).
+bool falseSideIsEmpty(BranchInst &Br) {
+  BasicBlock *Past = Br.getSuccessor(1);
+  if (!isa<ReturnInst>(Past->getFirstNonPHIOrDbg()))
+    return false;
+  for (Instruction &I : *Br.getParent())
+    if (&I != &Br && !I.isDebugOrPseudoInst() && !isSafeToSpeculativelyExecute(&I))
+      return false;
+  return true;
+}
+
 } // namespace
 
 std::optional<EdgeBound> findEdgeBound(Function &Work, const Argument *Idx,
@@ -52,7 +66,12 @@ std::optional<EdgeBound> findEdgeBound(Function &Work, const Argument *Idx,
   auto *Br = dyn_cast<BranchInst>(Work.getEntryBlock().getTerminator());
   if (!Br || !Br->isConditional())
     return std::nullopt;
-  return leafBound(Br->getCondition(), true, Idx, IsGlobalX, 0);
+  std::optional<EdgeBound> Found = leafBound(Br->getCondition(), true, Idx, IsGlobalX, 0);
+  // A thread past the bound has its leaf false, so the whole condition (a leaf or an `and`
+  // of leaves) false: it takes the false side.
+  if (Found)
+    Found->PastIsEmpty = falseSideIsEmpty(*Br);
+  return Found;
 }
 
 } // namespace kernplug

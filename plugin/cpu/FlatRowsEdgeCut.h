@@ -14,7 +14,9 @@
 // did, and each piece is still versioned by its own run-time check; the cut only decides
 // where a piece ends. Below K the check passes (the guard holds at both ends), so the edge
 // block's threads in the domain run the guard-free copy; from K on the guarded copy runs
-// the threads the guard sends away.
+// the threads the guard sends away, or, where those threads do nothing (the guard's false
+// side only returns: EdgeBound::PastIsEmpty), no fourth piece runs: they are skipped, as a
+// thread without operations may be.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KERNPLUG_PLUGIN_CPU_FLATROWSEDGECUT_H
@@ -36,6 +38,10 @@ namespace kernplug {
 struct EdgeBound {
   unsigned ArgNo; // the body's parameter holding the bound
   bool Signed;    // the comparison's signedness
+  /// Whether a thread at or past the bound does nothing: the guard's false side returns at
+  /// once and what the entry block computes before it has no effect and cannot trap. Then
+  /// the threads from the cut on are not run at all (running them would change nothing).
+  bool PastIsEmpty = false;
 };
 
 /// The bound of the first x-guard on the entry block's branch of Work (a simplified copy
