@@ -51,7 +51,7 @@ std::optional<EdgeBound> leafBound(Value *Cond, bool Want, const Argument *Idx,
 /// speculate (it cannot trap: the index array's loads are dereferenceable).
 bool falseSideIsEmpty(BranchInst &Br) {
   BasicBlock *Past = Br.getSuccessor(1);
-  if (!isa<ReturnInst>(Past->getFirstNonPHIOrDbg()))
+  if (!isa<ReturnInst>(&*Past->getFirstNonPHIOrDbg())) // an iterator in LLVM 22
     return false;
   for (Instruction &I : *Br.getParent())
     if (&I != &Br && !I.isDebugOrPseudoInst() && !isSafeToSpeculativelyExecute(&I))
