@@ -242,9 +242,16 @@ EdgeCutPieces edgeCut(IRBuilder<> &B, std::optional<EdgeBound> Edge,
     return {};
   Value *Bound64 = Edge->Signed ? B.CreateSExt(Bound, I64) : B.CreateZExt(Bound, I64);
   Value *Start64 = Edge->Signed ? B.CreateSExt(GX0, I64) : B.CreateZExt(GX0, I64);
+  Value *Len64 = B.CreateZExt(Len, I64);
   Value *K = B.CreateSub(Bound64, Start64);
-  K = B.CreateBinaryIntrinsic(Intrinsic::smin, K, B.CreateZExt(Len, I64));
+  K = B.CreateBinaryIntrinsic(Intrinsic::smin, K, Len64);
   K = B.CreateBinaryIntrinsic(Intrinsic::smax, K, B.getInt64(0));
+  // Only where the body's 32-bit gx does not wrap within the row (grids of 2^31 threads or
+  // more in x): then it is monotone there and K is where the guard stops holding; else no
+  // cut (K = Len).
+  Value *RowEnd = B.CreateAdd(Start64, Len64);
+  Value *NoWrap = B.CreateICmpSLE(RowEnd, B.getInt64(Edge->Signed ? 1ll << 31 : 1ll << 32));
+  K = B.CreateSelect(NoWrap, K, Len64);
   EdgeCutPieces EC;
   EC.Cut = B.CreateTrunc(K, B.getInt32Ty(), "edge.cut");
   EC.SkipPast = Edge->PastIsEmpty;

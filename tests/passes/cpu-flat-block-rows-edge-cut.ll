@@ -1,7 +1,8 @@
 ; kernplug-cpu-flat-block-rows, a body whose first branch is the problem-size guard
 ; `blockIdx.x * blockDim.x + threadIdx.x < n` (n a kernel parameter; signed, unsigned or
 ; swapped): the row's pieces are cut where the guard stops holding (FlatRowsEdgeCut.h).
-; edge.cut = n - the row's first global x, clamped to [0, row.len]; pieces 0-2 end at the
+; edge.cut = n - the row's first global x, clamped to [0, row.len] (row.len where the
+; 32-bit gx would wrap within the row); pieces 0-2 end at the
 ; cut at the latest and a fourth piece runs [edge.cut, row.len) from the block holding it,
 ; so the edge block's threads below n get a piece of their own that ThreadLoopVersioning's
 ; check passes. The same threads in the same order: the pieces still partition the row.
@@ -24,11 +25,14 @@
 ; CHECK: %row.gx = add i32 %[[BS:[0-9]+]], %[[BEGIN:[0-9]+]]
 ; CHECK: %[[N64:[0-9]+]] = sext i32 %[[N:[0-9]+]] to i64
 ; CHECK-NEXT: %[[GX64:[0-9]+]] = sext i32 %row.gx to i64
-; CHECK-NEXT: %[[K:[0-9]+]] = sub i64 %[[N64]], %[[GX64]]
 ; CHECK-NEXT: %[[LEN64:[0-9]+]] = zext i32 %row.len to i64
+; CHECK-NEXT: %[[K:[0-9]+]] = sub i64 %[[N64]], %[[GX64]]
 ; CHECK-NEXT: %[[MIN:[0-9]+]] = call i64 @llvm.smin.i64(i64 %[[K]], i64 %[[LEN64]])
 ; CHECK-NEXT: %[[MAX:[0-9]+]] = call i64 @llvm.smax.i64(i64 %[[MIN]], i64 0)
-; CHECK-NEXT: %edge.cut = trunc i64 %[[MAX]] to i32
+; CHECK-NEXT: %[[END:[0-9]+]] = add i64 %[[GX64]], %[[LEN64]]
+; CHECK-NEXT: %[[NOWRAP:[0-9]+]] = icmp sle i64 %[[END]], 2147483648
+; CHECK-NEXT: %[[KC:[0-9]+]] = select i1 %[[NOWRAP]], i64 %[[MAX]], i64 %[[LEN64]]
+; CHECK-NEXT: %edge.cut = trunc i64 %[[KC]] to i32
 ; CHECK: %edge.ctaid.x = add i32 %row.ctaid.x,
 ; CHECK: loop.z:
 ; CHECK: loop.piece:
@@ -45,7 +49,10 @@
 ; CHECK-LABEL: define internal void @cut_swapped.kp.cpu_block(
 ; CHECK: %[[UN64:[0-9]+]] = zext i32 %{{[0-9]+}} to i64
 ; CHECK-NEXT: %[[UGX64:[0-9]+]] = zext i32 %row.gx to i64
+; CHECK-NEXT: %[[ULEN64:[0-9]+]] = zext i32 %row.len to i64
 ; CHECK-NEXT: sub i64 %[[UN64]], %[[UGX64]]
+; CHECK: %[[UEND:[0-9]+]] = add i64 %[[UGX64]], %[[ULEN64]]
+; CHECK-NEXT: icmp sle i64 %[[UEND]], 4294967296
 ; CHECK: %edge.cut = trunc i64
 ; CHECK: loop.piece:
 ; CHECK: icmp ult i32 %piece, 4
