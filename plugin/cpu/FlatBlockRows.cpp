@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cpu/FlatBlockRows.h"
+#include "cpu/FlatRowsEdgeCut.h"
 #include "DevicePass.h"
 #include "Diagnostics.h"
 #include "KernelMetadata.h"
@@ -160,8 +161,10 @@ std::string whyThreadsObserve(Function &F) {
   return "";
 }
 
-/// Why the flat rows are not used for K's body (legality first), or "".
-std::string whyNotFlat(Function &Body, FunctionAnalysisManager &FAM) {
+/// Why the flat rows are not used for K's body (legality first), or "". Edge: the body's
+/// problem-size guard, where it has one (FlatRowsEdgeCut.h).
+std::string whyNotFlat(Function &Body, FunctionAnalysisManager &FAM,
+                       std::optional<EdgeBound> &Edge) {
   ValueToValueMapTy VMap;
   Function *Work = CloneFunction(&Body, VMap);
   Work->setName(Body.getName() + ".kp.flat.body");
@@ -178,6 +181,10 @@ std::string whyNotFlat(Function &Body, FunctionAnalysisManager &FAM) {
     Why = whyThreadsObserve(*Work);
   if (Why.empty())
     Why = whyNotGlobalX(Work->getArg(IdxArg));
+  if (Why.empty())
+    Edge = findEdgeBound(*Work, Work->getArg(IdxArg), [&](const Value *V) {
+      return isGlobalX(V, Work->getArg(IdxArg));
+    });
   FAM.clear(*Work, Work->getName());
   Work->eraseFromParent();
   return Why;
@@ -216,10 +223,67 @@ Instruction *closeLoop(IRBuilder<> &B, CountedLoop &L) {
   return Latch;
 }
 
+/// The fourth piece [Cut, len) of a row, where Edge cuts it (FlatRowsEdgeCut.h); Cut null
+/// without one.
+struct EdgeCutPieces {
+  Value *Cut = nullptr, *CutBX = nullptr;
+  bool SkipPast = false; // the threads from the cut on do nothing: no fourth piece
+};
+
+/// K = bound - the row's first global x, clamped to [0, Len] (computed in 64 bits), and
+/// the block of the row's K-th thread.
+EdgeCutPieces edgeCut(IRBuilder<> &B, std::optional<EdgeBound> Edge,
+                      const BlockEntryFrame &Fr, Value *GX0, Value *Len, Value *BX) {
+  if (!Edge)
+    return {};
+  Type *I64 = B.getInt64Ty();
+  Value *Bound = Fr.Args[Edge->ArgNo];
+  if (!Bound->getType()->isIntegerTy() || Bound->getType()->getIntegerBitWidth() > 32)
+    return {};
+  Value *Bound64 = Edge->Signed ? B.CreateSExt(Bound, I64) : B.CreateZExt(Bound, I64);
+  Value *Start64 = Edge->Signed ? B.CreateSExt(GX0, I64) : B.CreateZExt(GX0, I64);
+  Value *Len64 = B.CreateZExt(Len, I64);
+  Value *K = B.CreateSub(Bound64, Start64);
+  K = B.CreateBinaryIntrinsic(Intrinsic::smin, K, Len64);
+  K = B.CreateBinaryIntrinsic(Intrinsic::smax, K, B.getInt64(0));
+  // Only where the body's 32-bit gx does not wrap within the row (grids of 2^31 threads or
+  // more in x): then it is monotone there and K is where the guard stops holding; else no
+  // cut (K = Len).
+  Value *RowEnd = B.CreateAdd(Start64, Len64);
+  Value *NoWrap = B.CreateICmpSLE(RowEnd, B.getInt64(Edge->Signed ? 1ll << 31 : 1ll << 32));
+  K = B.CreateSelect(NoWrap, K, Len64);
+  EdgeCutPieces EC;
+  EC.Cut = B.CreateTrunc(K, B.getInt32Ty(), "edge.cut");
+  EC.SkipPast = Edge->PastIsEmpty;
+  Value *Bdx = B.CreateBinaryIntrinsic(Intrinsic::umax, Fr.Ntid[0], B.getInt32(1));
+  EC.CutBX = B.CreateAdd(BX, B.CreateUDiv(B.CreateAdd(Fr.Begin[0], EC.Cut), Bdx), "edge.ctaid.x");
+  return EC;
+}
+
+/// Pieces 0-2 end at the cut at the latest; piece 3 runs [cut, len) from the cut's block,
+/// unless the threads there do nothing (EC.SkipPast: then there is no piece 3).
+/// The same threads in the same increasing order as the three pieces.
+void applyEdgeCut(IRBuilder<> &B, const EdgeCutPieces &EC, Value *Piece, Value *&Lo,
+                  Value *&Hi, Value *&PieceBX) {
+  Value *Below = B.CreateBinaryIntrinsic(
+      Intrinsic::umax, Lo, B.CreateBinaryIntrinsic(Intrinsic::umin, Hi, EC.Cut));
+  if (EC.SkipPast) {
+    Below->setName("piece.hi.cut");
+    Hi = Below;
+    return;
+  }
+  Value *IsEdge = B.CreateICmpEQ(Piece, B.getInt32(3));
+  Value *RowEnd = Hi; // piece 3's Hi before the cut: the row's length
+  Lo = B.CreateSelect(IsEdge, EC.Cut, Lo, "piece.lo.cut");
+  Hi = B.CreateSelect(IsEdge, RowEnd, Below, "piece.hi.cut");
+  PieceBX = B.CreateSelect(IsEdge, EC.CutBX, PieceBX);
+}
+
 /// The flat entry: for each row of consecutive blocks of the run, z, y, then the row's x
 /// threads as one loop in three pieces (first block, middle blocks, last block). A range
 /// that is not whole blocks in x (the per-thread entry's) runs one block per row.
-Function *emitFlatEntry(const KernelEntry &K, Function *BodyClone) {
+Function *emitFlatEntry(const KernelEntry &K, Function *BodyClone,
+                        std::optional<EdgeBound> SizeGuard) {
   IRBuilder<> B(K.Fn->getContext());
   BlockEntryFrame Fr = beginBlockEntry(K.Fn, BodyClone, K.Name + ".flat", B);
   LLVMContext &C = B.getContext();
@@ -271,12 +335,14 @@ Function *emitFlatEntry(const KernelEntry &K, Function *BodyClone) {
       Len, B.CreateBinaryIntrinsic(Intrinsic::umin, B.CreateSub(Len, Cut1), Bdx));
   Value *GX0 = B.CreateAdd(B.CreateMul(BX, Bdx), Fr.Begin[0], "row.gx");
 
+  // Where the problem-size guard cuts the row (FlatRowsEdgeCut.h).
+  EdgeCutPieces EC = edgeCut(B, SizeGuard, Fr, GX0, Len, BX);
   CountedLoop Z = openLoop(B, Fr.Begin[2], Fr.End[2], "z");
   B.CreateStore(Z.Counter, Slot(SlotTid + 2));
   CountedLoop Y = openLoop(B, Fr.Begin[1], Fr.End[1], "y");
   B.CreateStore(Y.Counter, Slot(SlotTid + 1));
   Value *YZ = B.CreateAdd(Y.Counter, B.CreateMul(Fr.Ntid[1], Z.Counter));
-  CountedLoop P = openLoop(B, Zero, B.getInt32(3), "piece");
+  CountedLoop P = openLoop(B, Zero, B.getInt32(EC.Cut && !EC.SkipPast ? 4 : 3), "piece");
   Value *IsFirst = B.CreateICmpEQ(P.Counter, Zero), *IsMiddle = B.CreateICmpEQ(P.Counter, One);
   Value *Lo = B.CreateSelect(IsFirst, Zero, B.CreateSelect(IsMiddle, Cut1, Cut2), "piece.lo");
   Value *Hi = B.CreateSelect(IsFirst, Cut1, B.CreateSelect(IsMiddle, Cut2, Len), "piece.hi");
@@ -286,6 +352,8 @@ Function *emitFlatEntry(const KernelEntry &K, Function *BodyClone) {
   Value *PieceBX = B.CreateSelect(
       IsFirst, BX,
       B.CreateSelect(IsMiddle, B.CreateAdd(BX, One), B.CreateSub(B.CreateAdd(BX, RowBlocks), One)));
+  if (EC.Cut)
+    applyEdgeCut(B, EC, P.Counter, Lo, Hi, PieceBX);
   Value *PieceEdge = B.CreateMul(B.CreateAdd(PieceBX, One), Bdx);
   BasicBlock *PieceB = B.GetInsertBlock();
   CountedLoop X = openLoop(B, Lo, Hi, "x");
@@ -352,14 +420,15 @@ PreservedAnalyses CpuFlatBlockRowsPass::run(Module &M, ModuleAnalysisManager &MA
     Function *Body = bodyCalledBy(*Old);
     if (!Body || !Body->getReturnType()->isVoidTy())
       continue;
-    std::string Why = whyNotFlat(*Body, FAM);
+    std::optional<EdgeBound> Edge;
+    std::string Why = whyNotFlat(*Body, FAM, Edge);
     if (!Why.empty()) {
       remark(*K.HostFn, "FlatBlockRows",
              "kernel '" + K.Name + "': CPU entry = block loop (no flat rows of blocks: " + Why +
                  ")");
       continue;
     }
-    Function *Flat = emitFlatEntry(K, Body);
+    Function *Flat = emitFlatEntry(K, Body, Edge);
     // In the old entry's place in the module: the output reads in the same order.
     Flat->removeFromParent();
     M.getFunctionList().insert(Old->getIterator(), Flat);
@@ -372,7 +441,16 @@ PreservedAnalyses CpuFlatBlockRowsPass::run(Module &M, ModuleAnalysisManager &MA
     remark(*K.HostFn, "FlatBlockRows",
            "kernel '" + K.Name +
                "': CPU entry = flat rows of blocks (consecutive blocks in x run as one loop "
-               "over blockIdx.x * blockDim.x + threadIdx.x)");
+               "over blockIdx.x * blockDim.x + threadIdx.x)" +
+               (Edge ? std::string("; its pieces cut where the guard blockIdx.x * blockDim.x + "
+                                   "threadIdx.x < (parameter ") +
+                           std::to_string(Edge->ArgNo + 1) +
+                           ") stops holding: the edge block's threads below the bound run "
+                           "the guard-free copy" +
+                           (Edge->PastIsEmpty ? std::string("; the threads past it do nothing "
+                                                            "and are skipped")
+                                              : std::string())
+                     : std::string()));
   }
   if (!Changed)
     return PreservedAnalyses::all();
