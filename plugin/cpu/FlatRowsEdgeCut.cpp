@@ -3,6 +3,7 @@
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Argument.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PatternMatch.h"
@@ -63,6 +64,11 @@ bool falseSideIsEmpty(BranchInst &Br) {
 
 std::optional<EdgeBound> findEdgeBound(Function &Work, const Argument *Idx,
                                        function_ref<bool(const Value *)> IsGlobalX) {
+  // Not with full debug info (-g): there a debugger stops on the guarded lines in the
+  // guarded copy (tests/kernels/gdb/optimised.gdb), which the cut would leave unused.
+  if (const DISubprogram *SP = Work.getSubprogram();
+      SP && SP->getUnit() && SP->getUnit()->getEmissionKind() == DICompileUnit::FullDebug)
+    return std::nullopt;
   auto *Br = dyn_cast<BranchInst>(Work.getEntryBlock().getTerminator());
   if (!Br || !Br->isConditional())
     return std::nullopt;
