@@ -179,6 +179,7 @@ private:
   void splitAtBarriers();
   void formRegions();
   SmallVector<unsigned, 4> liveAtRoots(Instruction *V);
+  bool isPureStep(Instruction *I);
   bool isRemat(Value *V, unsigned &Budget, SmallPtrSetImpl<Value *> &Seen);
   Value *cloneTree(Value *V, Instruction *Before, DenseMap<Value *, Value *> &Done);
   bool isFlagOperand(Value *V, const FlagPaths &FP, BasicBlock *Join, BasicBlock *At,
@@ -435,6 +436,13 @@ SmallVector<unsigned, 4> Fission::liveAtRoots(Instruction *V) {
   return Out;
 }
 
+/// Whether I computes the same value wherever it is cloned: a read of the thread's index
+/// slots, or a speculatable instruction that touches no memory (isRemat, isFlagOperand).
+bool Fission::isPureStep(Instruction *I) {
+  return indexLoadSlot(I, Idx) || (!I->mayReadOrWriteMemory() && !isa<PHINode, AllocaInst>(I) &&
+                                   !I->isTerminator() && isSafeToSpeculativelyExecute(I));
+}
+
 /// Whether V can be recomputed anywhere from the thread's indices, the
 /// arguments and constants, in at most Budget instructions.
 bool Fission::isRemat(Value *V, unsigned &Budget, SmallPtrSetImpl<Value *> &Seen) {
@@ -446,9 +454,7 @@ bool Fission::isRemat(Value *V, unsigned &Budget, SmallPtrSetImpl<Value *> &Seen
   if (Budget == 0)
     return false;
   --Budget;
-  bool Pure =
-      indexLoadSlot(I, Idx) || (!I->mayReadOrWriteMemory() && !isa<PHINode, AllocaInst>(I) &&
-                                !I->isTerminator() && isSafeToSpeculativelyExecute(I));
+  bool Pure = isPureStep(I);
   return Pure && all_of(I->operands(), [&](Value *Op) { return isRemat(Op, Budget, Seen); });
 }
 
@@ -500,9 +506,7 @@ bool Fission::isFlagOperand(Value *V, const FlagPaths &FP, BasicBlock *Join, Bas
   if (Budget == 0)
     return false;
   --Budget;
-  bool Pure =
-      indexLoadSlot(I, Idx) || (!I->mayReadOrWriteMemory() && !isa<PHINode, AllocaInst>(I) &&
-                                !I->isTerminator() && isSafeToSpeculativelyExecute(I));
+  bool Pure = isPureStep(I);
   if (Pure)
     return all_of(I->operands(), [&](Value *Op) {
       return isFlagOperand(Op, FP, Join, At, Div, DT, Budget, Seen, Leaves);
