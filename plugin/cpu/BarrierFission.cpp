@@ -1619,51 +1619,44 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
                       " thread loops split where a branch on threadIdx.x changes" + Lines +
                       (Lines.empty() ? "" : ")"));
     }
-    if (Split.NestedSplits)
-      Parts.push_back(std::to_string(Split.NestedSplits) +
-                      " of them split again inside the interval at a second branch on "
-                      "threadIdx.x");
-    if (Split.RecomputedFlags)
-      Parts.push_back(std::to_string(Split.RecomputedFlags) +
-                      " per-thread flags recomputed after the barrier from the branches that "
-                      "set them, not saved per thread");
-    if (Split.SizeGuards)
-      Parts.push_back(std::to_string(Split.SizeGuards) +
-                      " thread loops not split at a branch against the problem size");
-    if (Split.UniformVariants)
-      Parts.push_back(std::to_string(Split.UniformVariants) +
-                      " uniform branches decided before the thread loops");
-    if (Split.OnceSaves)
-      Parts.push_back(std::to_string(Split.OnceSaves) +
-                      " stores of uniform values made once per block, not per thread");
-    if (unsigned N = Split.WarpLoops.Unrolled)
-      Parts.push_back(std::to_string(N) +
-                      " loops of warp collectives unrolled (a constant trip count)");
-    if (unsigned N = Split.WarpLoops.Kept)
-      Parts.push_back(std::to_string(N) +
-                      " loops of warp collectives kept (trip count not a small constant)");
-    if (Split.SharedSaves)
-      Parts.push_back(std::to_string(Split.SharedSaves) +
-                      " values saved at other barriers than another's, in its per-thread array");
-    if (Split.OperandReloads)
-      Parts.push_back(std::to_string(Split.OperandReloads) +
-                      " values read back from the shuffle they were the operand of, not saved "
-                      "again");
-    if (unsigned N = Split.ShufflePaths.InPlace)
-      Parts.push_back(std::to_string(N) + " warp shuffles read the lanes' values in place");
-    if (unsigned N = Split.ShufflePaths.Snapshot)
-      Parts.push_back(std::to_string(N) +
-                      " warp shuffles read a copy of the warp's values (shfl_up, shfl_xor, or "
-                      "shfl_idx whose mask or lane differs between the lanes)");
-    if (Split.IntervalNoWrap)
-      Parts.push_back(std::to_string(Split.IntervalNoWrap) +
-                      " subtractions of threadIdx.x minus a bound it is known to reach "
-                      "taken as no-wrap, in 64 bits");
-    if (Split.InterleavedParts)
-      Parts.push_back(std::to_string(Split.InterleavedParts) +
-                      " parts of split thread loops interleaved " +
-                      std::to_string(SplitPartInterleave) +
-                      "x (the kernel reads no threadIdx.y or .z: a row is the whole block)");
+    // One clause of the remark per count that is not zero.
+    auto countPart = [&Parts](unsigned N, const std::string &Text) {
+      if (N)
+        Parts.push_back(std::to_string(N) + Text);
+    };
+    countPart(Split.NestedSplits,
+              " of them split again inside the interval at a second branch on "
+              "threadIdx.x");
+    countPart(Split.RecomputedFlags,
+              " per-thread flags recomputed after the barrier from the branches that "
+              "set them, not saved per thread");
+    countPart(Split.SizeGuards,
+              " thread loops not split at a branch against the problem size");
+    countPart(Split.UniformVariants,
+              " uniform branches decided before the thread loops");
+    countPart(Split.OnceSaves,
+              " stores of uniform values made once per block, not per thread");
+    countPart(Split.WarpLoops.Unrolled,
+              " loops of warp collectives unrolled (a constant trip count)");
+    countPart(Split.WarpLoops.Kept,
+              " loops of warp collectives kept (trip count not a small constant)");
+    countPart(Split.SharedSaves,
+              " values saved at other barriers than another's, in its per-thread array");
+    countPart(Split.OperandReloads,
+              " values read back from the shuffle they were the operand of, not saved "
+              "again");
+    countPart(Split.ShufflePaths.InPlace,
+              " warp shuffles read the lanes' values in place");
+    countPart(Split.ShufflePaths.Snapshot,
+              " warp shuffles read a copy of the warp's values (shfl_up, shfl_xor, or "
+              "shfl_idx whose mask or lane differs between the lanes)");
+    countPart(Split.IntervalNoWrap,
+              " subtractions of threadIdx.x minus a bound it is known to reach "
+              "taken as no-wrap, in 64 bits");
+    countPart(Split.InterleavedParts,
+              " parts of split thread loops interleaved " +
+              std::to_string(SplitPartInterleave) +
+              "x (the kernel reads no threadIdx.y or .z: a row is the whole block)");
     for (const std::string &P : Parts)
       Res.RegionLoops += (Res.RegionLoops.empty() ? "" : "; ") + P;
   }
