@@ -48,8 +48,10 @@
 
 /* ---- pool.c ------------------------------------------------------------------------------ */
 
-/* A fixed set of worker threads that run a function for each participant. */
-typedef void (*kp_pool_task)(void *ctx, int participant);
+/* A fixed set of worker threads that run a function for each participant. alone: 1 when the
+ * caller (participant 0) runs the task and no worker can join it, so that it may take all the
+ * work at once; 0 when workers may join. */
+typedef void (*kp_pool_task)(void *ctx, int participant, int alone);
 /* The default number of participants: the CPUs in the process's affinity mask (taskset, an
  * MPI rank bound to cores), else the online cores; at most 1024. */
 int kp_pool_default_size(void);
@@ -57,7 +59,7 @@ int kp_pool_default_size(void);
  * Returns the participants, or 0 with the reason in why. */
 int kp_pool_start(int participants, size_t stack_bytes, char *why, size_t why_size);
 int kp_pool_size(void);
-/* Runs task(ctx, i) for the caller (i = 0) and the workers that join (i = their number), and
+/* Runs task(ctx, i, alone) for the caller (i = 0) and the workers that join (i = their number), and
  * returns when all that joined have finished. `units`: how many pieces the work splits into
  * at most (1: the caller alone, no worker is told), each of `unit_threads` GPU threads; with
  * fewer than KP_POOL_WAKE_THREADS GPU threads in all (pool.c) only spinning workers join. A

@@ -229,7 +229,7 @@ static void *worker_main(void *p) {
     seen = wait_for_task(seen);
     if (!try_join(seen)) continue; /* closed or full: the others did it */
     tsan_acquire(&g_state);
-    g_task(g_ctx, index);
+    g_task(g_ctx, index, 0);
     tsan_release(&g_finished);
     /* Sequentially consistent, against the caller's g_caller_waiting (see wait_for_workers). */
     atomic_fetch_add(&g_finished, 1);
@@ -369,7 +369,7 @@ void kp_pool_run(kp_pool_task task, void *ctx, unsigned long long units,
   if (units < 1) units = 1;
   if (units - 1 < helpers) helpers = units - 1;
   if (helpers == 0) { /* nothing to share: no worker hears of it */
-    task(ctx, 0);
+    task(ctx, 0, 1);
     run_unlock();
     return;
   }
@@ -378,7 +378,7 @@ void kp_pool_run(kp_pool_task task, void *ctx, unsigned long long units,
     /* Every worker sleeps and none is to be woken: nobody would see the task, so it is not
      * published (a sleeper a broadcast woke earlier finds no new task and sleeps again). */
     long long start = now_ns();
-    task(ctx, 0);
+    task(ctx, 0, 1);
     g_unwoken_ns = now_ns() - start;
     run_unlock();
     return;
@@ -400,7 +400,7 @@ void kp_pool_run(kp_pool_task task, void *ctx, unsigned long long units,
     pthread_mutex_unlock(&g_mu);
     pthread_cond_broadcast(&g_work_cv);
   }
-  task(ctx, 0);
+  task(ctx, 0, 0);
   unsigned long long closed =
       atomic_fetch_and_explicit(&g_state, ~STATE_OPEN, memory_order_acq_rel);
   if (STATE_JOINED(closed)) {
