@@ -14,9 +14,26 @@
 #include "core/registry.h"
 #include "core/stream.h"
 
+/* The shape of the last launch() on this thread that passed kp_launch_check: a kernel
+ * launched again with the same grid, block and dynamic shared memory on the same device
+ * passes again, as long as nothing the check read has changed (the kernel's static shared
+ * size, which the CUDA backend replaces when it loads the kernel; the registry, since a
+ * library loaded after a dlclose() may put another kernel's descriptor at the same address).
+ * The stream is checked on every launch (it may have been destroyed since). */
+typedef struct checked_shape {
+  const kp_kernel_desc *kernel; /* NULL: nothing remembered */
+  const kp_backend *be;
+  const kp_limits *lim;
+  unsigned long long modules, static_shared;
+  kp_extent blocks, threads;
+  size_t shared_bytes;
+} checked_shape;
+
+/* One thread-local object for both, so that a launch reaches them through one TLS access. */
 typedef struct pending_launch {
   bool pending;
   kp_launch_config cfg;
+  checked_shape checked;
 } pending_launch;
 
 static _Thread_local pending_launch tls_pending;
@@ -204,6 +221,31 @@ kp_error kp_launch_check(const kp_backend *be, const kp_kernel_desc *kernel,
   return kp_stream_check(cfg->stream, "launch(%s, ...)", kernel->name);
 }
 
+static bool same_extent(kp_extent a, kp_extent b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
+/* kp_launch_check for launch(), remembering the last shape that passed (checked_shape).
+ * Cooperative kernels are checked every time (their limit is the backend's to say). */
+static kp_error check_launch_shape(checked_shape *c, const kp_backend *be,
+                                   const kp_kernel_desc *kernel, const kp_launch_config *cfg) {
+  const char *owner;
+  const kp_limits *lim = kp_backend_limits(be, &owner);
+  unsigned long long modules = kp_registry_generation();
+  unsigned long long static_shared = __atomic_load_n(&kernel->shared_bytes, __ATOMIC_RELAXED);
+  if (c->kernel == kernel && c->be == be && c->lim == lim && c->modules == modules &&
+      c->static_shared == static_shared && c->shared_bytes == cfg->shared_bytes &&
+      same_extent(c->blocks, cfg->blocks) && same_extent(c->threads, cfg->threads))
+    return cfg->stream ? kp_stream_check(cfg->stream, "launch(%s, ...)", kernel->name)
+                       : KP_SUCCESS;
+  c->kernel = NULL;
+  kp_error err = kp_launch_check(be, kernel, cfg, NULL);
+  if (err || (kernel->flags & KP_KERNEL_COOPERATIVE)) return err;
+  *c = (checked_shape){kernel,         be,          lim,         modules,
+                       static_shared,  cfg->blocks, cfg->threads, cfg->shared_bytes};
+  return KP_SUCCESS;
+}
+
 kp_error kp_launch_checked(const kp_backend *be, kp_kernel_desc *kernel,
                            const kp_launch_config *cfg, void **args, const char *call) {
   kp_error err = kp_launch_check(be, kernel, cfg, call);
@@ -237,6 +279,6 @@ KP_EXPORT void __kp_launch(kp_kernel_desc *kernel, void **args) {
   const kp_backend *be = kp_backend_get();
   if (!be) return; /* kp_backend_get reported why */
 
-  if (kp_launch_check(be, kernel, &cfg, NULL)) return;
+  if (check_launch_shape(&tls_pending.checked, be, kernel, &cfg)) return;
   kp_launch_with_transfers(be, kernel, &cfg, args);
 }

@@ -59,6 +59,7 @@ typedef struct cpu_grid {
   int shuffled; /* KP_CPU_SCHEDULE=random: block b runs as kp_cpu_schedule_block(key, b) */
   uint64_t key;
   const kp_cpu_check_launch *check; /* KP_CHECK: what the checked entry's checks read */
+  int checking; /* KP_CHECK is on: check (NULL or not) is to be entered on each participant */
   unsigned long long total_blocks, chunk, chunks;
   kp_cpu_lanes lanes; /* who takes which chunk (cpu_lanes.h) */
   atomic_int failed;     /* set once by the first participant that fails */
@@ -208,14 +209,29 @@ static int replay_to_find_thread(const cpu_grid *g, kp_cpu_thread_state *st,
   return 0;
 }
 
-static void run_blocks(void *p, int participant) {
+/* A grid of at most this many GPU threads that the caller runs alone goes to the block entry
+ * in one call rather than chunk by chunk: the chunks were cut for participants that did not
+ * come, and each call of an entry costs its set-up (the flat rows' pieces and checks: the
+ * 10^3-float vector add, 4 blocks, ran as 2 chunks on 2 participants). Larger grids keep
+ * their chunks, so that the replay after a fault (replay_to_find_thread) stays short. */
+enum { KP_CPU_ONE_CALL_THREADS = 65536 };
+
+/* Whether participant 0, alone, runs g in one call of its block entry. */
+static int one_call(const cpu_grid *g, int alone) {
+  return alone && g->block_entry && g->runs && !g->shuffled &&
+         g->total_blocks <= KP_CPU_ONE_CALL_THREADS && /* no overflow below */
+         g->total_blocks * g->block[0] * g->block[1] * g->block[2] <= KP_CPU_ONE_CALL_THREADS;
+}
+
+static void run_blocks(void *p, int participant, int alone) {
   cpu_grid *g = p;
   kp_cpu_thread_state *st = &kp_cpu_state;
   memcpy(st->ntid, g->block, sizeof st->ntid);
   memcpy(st->nctaid, g->grid, sizeof st->nctaid);
   st->kernel = g->kernel;
   st->dynamic_shared = g_shared_buffers[participant];
-  kp_cpu_check_enter(g->check);
+  /* Without KP_CHECK no thread ever enters a check: nothing to clear. */
+  if (g->checking) kp_cpu_check_enter(g->check);
   kp_cpu_block_runner *runner = NULL;
   if (g->fibers || g->split) { /* split kernels need one only to replay a fault */
     if (!g_runners[participant]) g_runners[participant] = kp_cpu_block_runner_new();
@@ -246,6 +262,12 @@ static void run_blocks(void *p, int participant) {
     goto out;
   }
   kp_cpu_fault_armed = &guard;
+  if (one_call(g, alone)) { /* nobody else takes part: every block in one call */
+    set_block(g, st, 0);
+    run_first = 0, run_end = g->total_blocks;
+    run_block_entry(g, st, (unsigned)g->total_blocks);
+    goto done;
+  }
   while (!atomic_load_explicit(&g->failed, memory_order_relaxed)) {
     unsigned long long start, end;
     if (!kp_cpu_lanes_take(&g->lanes, participant, &start, &end)) break;
@@ -272,6 +294,7 @@ static void run_blocks(void *p, int participant) {
       }
     }
   }
+done:
   kp_cpu_fault_armed = NULL;
 out:
   st->kernel = NULL;
@@ -317,12 +340,12 @@ static unsigned long long chunk_blocks(unsigned long long blocks, unsigned long 
 }
 
 static kp_error launch_grid(kp_kernel_desc *k, const kp_launch_config *cfg, void **args,
-                            const kp_cpu_check_launch *check) {
+                            const kp_cpu_check_launch *check, int checking) {
   if (k->flags & KP_KERNEL_COOPERATIVE) /* grid_sync(): every block alive at once */
     return kp_cpu_launch_cooperative(k, cfg, args, check, g_stack_bytes);
   /* Not zero-initialised as a whole: message (1 KiB) and the lanes are written when used. */
   cpu_grid g;
-  g.kernel = k, g.args = args, g.check = check;
+  g.kernel = k, g.args = args, g.check = check, g.checking = checking;
   g.shuffled = 0, g.key = 0;
   atomic_init(&g.watch, 0);
   /* A kernel split at warp collectives runs warp by warp, each warp one row's 32 x. */
@@ -338,15 +361,15 @@ static kp_error launch_grid(kp_kernel_desc *k, const kp_launch_config *cfg, void
   g.block[0] = (unsigned)cfg->threads.x, g.block[1] = (unsigned)cfg->threads.y,
   g.block[2] = (unsigned)cfg->threads.z;
   g.total_blocks = (unsigned long long)g.grid[0] * g.grid[1] * g.grid[2];
+  const unsigned long long participants = (unsigned long long)kp_pool_size();
   g.chunk = chunk_blocks(g.total_blocks, (unsigned long long)g.block[0] * g.block[1] * g.block[2],
-                         (unsigned long long)kp_pool_size(), g.block_entry && g.runs);
+                         participants, g.block_entry && g.runs);
   if (kp_cpu_schedule_random(NULL)) {
     g.shuffled = 1, g.chunk = 1;
     g.key = kp_cpu_schedule_launch_key();
   }
   g.chunks = (g.total_blocks + g.chunk - 1) / g.chunk;
-  kp_cpu_lanes_init(&g.lanes, g.total_blocks, g.chunk, (unsigned long long)kp_pool_size(),
-                    g.shuffled);
+  kp_cpu_lanes_init(&g.lanes, g.total_blocks, g.chunk, participants, g.shuffled);
   atomic_init(&g.failed, 0);
   kp_note_launched_kernel(k->name);
   /* The chunks are what can be shared: a grid of one chunk runs on the caller alone. */
@@ -358,11 +381,11 @@ static kp_error launch_grid(kp_kernel_desc *k, const kp_launch_config *cfg, void
 
 /* KP_CHECK (cpu_check.c): the kernel's checked entry, one thread after another or as fibers. */
 static kp_error cpu_launch(kp_kernel_desc *k, const kp_launch_config *cfg, void **args) {
-  if (!kp_cpu_check_mode()) return launch_grid(k, cfg, args, NULL);
+  if (!kp_cpu_check_mode()) return launch_grid(k, cfg, args, NULL, 0);
   kp_cpu_check_launch check;
   kp_kernel_desc *run;
   kp_error rc = kp_cpu_check_prepare(&check, k, cfg->shared_bytes, args, &run);
-  if (rc == KP_SUCCESS) rc = launch_grid(run, cfg, check.args, run == k ? NULL : &check);
+  if (rc == KP_SUCCESS) rc = launch_grid(run, cfg, check.args, run == k ? NULL : &check, 1);
   kp_cpu_check_finish(&check);
   return rc;
 }

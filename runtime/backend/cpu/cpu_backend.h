@@ -48,8 +48,10 @@
 
 /* ---- pool.c ------------------------------------------------------------------------------ */
 
-/* A fixed set of worker threads that run a function for each participant. */
-typedef void (*kp_pool_task)(void *ctx, int participant);
+/* A fixed set of worker threads that run a function for each participant. alone: 1 when the
+ * caller (participant 0) runs the task and no worker can join it, so that it may take all the
+ * work at once; 0 when workers may join. */
+typedef void (*kp_pool_task)(void *ctx, int participant, int alone);
 /* The default number of participants: the CPUs in the process's affinity mask (taskset, an
  * MPI rank bound to cores), else the online cores; at most 1024. */
 int kp_pool_default_size(void);
@@ -57,7 +59,7 @@ int kp_pool_default_size(void);
  * Returns the participants, or 0 with the reason in why. */
 int kp_pool_start(int participants, size_t stack_bytes, char *why, size_t why_size);
 int kp_pool_size(void);
-/* Runs task(ctx, i) for the caller (i = 0) and the workers that join (i = their number), and
+/* Runs task(ctx, i, alone) for the caller (i = 0) and the workers that join (i = their number), and
  * returns when all that joined have finished. `units`: how many pieces the work splits into
  * at most (1: the caller alone, no worker is told), each of `unit_threads` GPU threads; with
  * fewer than KP_POOL_WAKE_THREADS GPU threads in all (pool.c) only spinning workers join. A
@@ -127,6 +129,11 @@ typedef struct kp_cpu_thread_state {
   void *dynamic_shared;
   const kp_kernel_desc *kernel;  /* for messages from primitives */
   kp_cpu_block_runner *runner;   /* set while the block runs as fibers, else NULL */
+  /* Here rather than in thread-locals of their own, so that a launch reaches them through the
+   * one TLS access it makes for the indices (the runtime's TLS is not initial-exec: each
+   * variable costs a __tls_get_addr call per function that reads it). */
+  struct kp_cpu_fault_guard *fault_armed; /* kp_cpu_fault_armed (cpu_fault.c) */
+  int fault_ready; /* kp_cpu_fault_prepare_thread has run on this thread */
 } kp_cpu_thread_state;
 extern _Thread_local kp_cpu_thread_state kp_cpu_state;
 
@@ -207,7 +214,8 @@ typedef struct kp_cpu_fault_guard {
    * when the watchdog is off. */
   const _Atomic unsigned long long *launch;
 } kp_cpu_fault_guard;
-extern _Thread_local kp_cpu_fault_guard *kp_cpu_fault_armed;
+/* The guard armed on this thread, NULL when none: a field of kp_cpu_state. */
+#define kp_cpu_fault_armed (kp_cpu_state.fault_armed)
 /* From a signal handler: the calling thread's armed guard, or NULL; touches no TLS on a
  * thread that never prepared for kernel code (kp_cpu_fault_prepare_thread). */
 kp_cpu_fault_guard *kp_cpu_fault_armed_here(void);
@@ -221,11 +229,8 @@ void kp_cpu_fault_prepare_thread(void);
 KP_NORETURN void kp_cpu_fault_jump(kp_cpu_fault_guard *g, int sig, void *addr, void *uc);
 /* Call first thing after a jump to g->env: restores the signal mask of the faulting code. */
 void kp_cpu_fault_recovered(const kp_cpu_fault_guard *g);
-/* What each participant of a launch (a grid's blocks, a ufunc's ranges) does before running
- * kernel code: prepares this thread's fault handling, clears *guard, and when the watchdog is
- * on enters it, participant 0 starting the launch of `kernel` in *watch, which the guard then
- * reads. The caller still does sigsetjmp(guard->env) and arms the guard. */
-void kp_cpu_fault_guard_begin(kp_cpu_fault_guard *guard, int participant,
+/* kp_cpu_fault_guard_begin's part when the watchdog is on (cpu_fault.c). */
+void kp_cpu_fault_guard_watch(kp_cpu_fault_guard *guard, int participant,
                               _Atomic unsigned long long *watch, const char *kernel);
 /* "invalid memory access (SIGSEGV)", … */
 const char *kp_cpu_fault_describe(const kp_cpu_fault_guard *g);
@@ -254,6 +259,20 @@ void kp_cpu_watchdog_end(unsigned long long launch);
 void kp_cpu_watchdog_forget(int first, int count);
 /* In the child of fork(): the watchdog thread is gone; start it again when needed. */
 void kp_cpu_watchdog_after_fork_child(void);
+
+/* What each participant of a launch (a grid's blocks, a ufunc's ranges) does before running
+ * kernel code: prepares this thread's fault handling (once per thread), clears *guard, and
+ * when the watchdog is on enters it, participant 0 starting the launch of `kernel` in *watch,
+ * which the guard then reads. The caller still does sigsetjmp(guard->env) and arms the guard.
+ * Inline: on the launch path it costs a test of kp_cpu_state, which the caller reads anyway. */
+static inline void kp_cpu_fault_guard_begin(kp_cpu_fault_guard *guard, int participant,
+                                            _Atomic unsigned long long *watch,
+                                            const char *kernel) {
+  if (__builtin_expect(!kp_cpu_state.fault_ready, 0)) kp_cpu_fault_prepare_thread();
+  guard->stacks = NULL;
+  guard->launch = NULL;
+  if (kp_cpu_timeout_ms) kp_cpu_fault_guard_watch(guard, participant, watch, kernel);
+}
 
 /* ---- cpu_block.c ------------------------------------------------------------------------- */
 

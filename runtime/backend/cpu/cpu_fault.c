@@ -25,9 +25,9 @@ static const int g_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 enum { NSIG_HANDLED = sizeof g_signals / sizeof g_signals[0] };
 static struct sigaction g_previous[NSIG_HANDLED];
 
-/* Not initial-exec, like all the runtime's TLS (cpu_device.c): the handler reads it only on
- * threads that prepared for kernel code (on_fault), whose TLS block is allocated. */
-_Thread_local kp_cpu_fault_guard *kp_cpu_fault_armed;
+/* kp_cpu_fault_armed is a field of kp_cpu_state: not initial-exec, like all the runtime's
+ * TLS (cpu_device.c): the handler reads it only on threads that prepared for kernel code
+ * (on_fault), whose TLS block is allocated. */
 
 /* The calling thread's stack, [low, low + size), for telling a stack overflow from a wild
  * access (0 when unknown). Read in the handler, like the guard. */
@@ -197,12 +197,12 @@ static void find_own_stack(void) {
 
 void kp_cpu_fault_prepare_thread(void) {
   static pthread_once_t handlers_once = PTHREAD_ONCE_INIT, key_once = PTHREAD_ONCE_INIT;
-  static _Thread_local int prepared;
-  if (prepared) return;
-  prepared = 1;
+  kp_cpu_thread_state *st = &kp_cpu_state;
+  if (st->fault_ready) return;
+  st->fault_ready = 1;
   find_own_stack();
   pthread_once(&key_once, create_keys); /* before the handlers, which read g_prepared_key */
-  pthread_setspecific(g_prepared_key, &prepared);
+  pthread_setspecific(g_prepared_key, &st->fault_ready);
   pthread_once(&handlers_once, install_handlers);
   stack_t current;
   if (sigaltstack(NULL, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return;
@@ -216,16 +216,11 @@ void kp_cpu_fault_prepare_thread(void) {
   pthread_setspecific(g_alt_key, mem);
 }
 
-void kp_cpu_fault_guard_begin(kp_cpu_fault_guard *guard, int participant,
+void kp_cpu_fault_guard_watch(kp_cpu_fault_guard *guard, int participant,
                               _Atomic unsigned long long *watch, const char *kernel) {
-  kp_cpu_fault_prepare_thread();
-  guard->stacks = NULL;
-  guard->launch = NULL;
-  if (kp_cpu_timeout_ms) {
-    kp_cpu_watchdog_enter(participant);
-    if (participant == 0) atomic_store(watch, kp_cpu_watchdog_begin(kernel));
-    guard->launch = watch;
-  }
+  kp_cpu_watchdog_enter(participant);
+  if (participant == 0) atomic_store(watch, kp_cpu_watchdog_begin(kernel));
+  guard->launch = watch;
 }
 
 size_t kp_cpu_thread_stack(const char **low) {

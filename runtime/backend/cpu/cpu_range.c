@@ -100,7 +100,8 @@ static void record_range_fault(cpu_range_job *j, const kp_cpu_fault_guard *f, lo
   range_failure(j, msg);
 }
 
-static void run_ranges(void *p, int participant) {
+static void run_ranges(void *p, int participant, int alone) {
+  (void)alone; /* the chunks are taken in order from one counter: alone or not, the same */
   cpu_range_job *j = p;
   kp_cpu_thread_state *st = &kp_cpu_state;
   const kp_kernel_desc *saved_kernel = st->kernel;
@@ -147,7 +148,7 @@ kp_error kp_cpu_launch_range(kp_kernel_desc *k, long long n, long long serial_be
     /* Waking the pool costs more than the work: the caller runs it all, as participant 0
      * would (the watchdog wants the pool's participant 0, so not when it is on). */
     j.chunk = n;
-    run_ranges(&j, 0);
+    run_ranges(&j, 0, 1);
   } else {
     /* Each chunk is a unit; its elements count as the pool's GPU threads (its wake-up rule). */
     kp_pool_run(run_ranges, &j, (unsigned long long)((n + j.chunk - 1) / j.chunk),
