@@ -4,9 +4,10 @@
  * per warp (BarrierFission.cpp, storeExitPerWarp), at the warps' first lanes, the only entries
  * the warps' loop reads. Constant bounds of 32 and 64; bounds of 0, 32, 64 and the whole row
  * from a parameter (threadIdx.x / 32 < k, a branch the split does not cut: every thread stores
- * where it goes, the path before), in blocks of one row (64, 96, 256, 1024 threads) and of several rows (x0 = 0 again
- * on each row); a barrier after the shuffles, so that every warp must have stopped at the right
- * place, and a read of another thread's element after it. Compared with plain C. */
+ * where it goes, the path before), in blocks of one row (64, 96, 256, 1024 threads) and of
+ * several rows (x0 = 0 again on each row); a barrier after the shuffles, so that every warp
+ * must have stopped at the right place, and a read of another thread's element after it.
+ * Compared with plain C. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
