@@ -229,6 +229,7 @@ public:
   unsigned SharedSaves = 0;    // values saved in another value's per-thread array
   unsigned IntervalNoWrap = 0; // subtractions of an interval's bound marked nuw in it
   unsigned InterleavedParts = 0; // split parts' x loops hinted to interleave more
+  unsigned PerWarpExits = 0; // parts of split thread loops storing their exit once per warp
   WarpShufflePaths ShufflePaths; // how the shuffles read the other lanes (remark)
   WarpLoopUnrolling WarpLoops;   // loops of warp collectives unrolled before the split (remark)
   /// In warp rounds, the end of a round (every warp has run on to a block barrier or the end).
@@ -1077,6 +1078,59 @@ static WarpStart warpStartOf(IRBuilder<> &B, Value *First32, Value *const Ntid[3
           Phi(B.getInt32(0), Z, "kp.warp.z")};
 }
 
+/// Next[x + blockDim.x * YZ] = To for each x in [From, To) that is a multiple of 32: the
+/// first lanes of the warps starting in a part of a row's loop over x (rows hold whole warps,
+/// or there is one row: emit). In warp rounds those are the only entries of Next read (the
+/// warps' loop and the dispatch read a warp's first lane's, the round thread 0's), and a
+/// warp's lanes all leave a region the same way (the split's warp-uniformity check), so the
+/// other threads' stores are not needed.
+static void storeExitPerWarp(IRBuilder<> &B, unsigned To, Value *From, Value *End,
+                             const BlockEntryFrame &Fr, Value *YZ, Value *Next) {
+  Type *I64 = B.getInt64Ty();
+  auto Warps = [&](Value *X) { // ceil(X / 32); X <= 1024
+    return B.CreateLShr(B.CreateNUWAdd(X, B.getInt32(31)), B.getInt32(5));
+  };
+  Value *Row = B.CreateNUWMul(B.CreateZExt(Fr.Ntid[0], I64), B.CreateZExt(YZ, I64));
+  emitLaneLoop(B, Warps(From), Warps(End), "kp.exit.part", [&](Value *W) {
+    Value *Lin = B.CreateNUWAdd(B.CreateZExt(B.CreateNUWMul(W, B.getInt32(32)), I64), Row);
+    B.CreateStore(B.getInt32(To), B.CreateInBoundsGEP(B.getInt32Ty(), Next, Lin));
+  });
+}
+
+/// The one way a thread of a part of a region's split thread loop leaves the region: the
+/// exit (ExitOf) of every block reachable from Order's first with the branches whose
+/// conditions Known decides folded, where that is one exit; else std::nullopt. The tree
+/// reduction's `tid < 32` step: its part [0, 32) goes on to the first shuffle, its part
+/// [32, blockDim.x) to the end.
+static std::optional<unsigned>
+onlyExitOfPart(ArrayRef<BasicBlock *> Order, function_ref<ConstantInt *(Value *)> Known,
+               function_ref<std::optional<unsigned>(Instruction &, BasicBlock *)> ExitOf) {
+  SmallPtrSet<BasicBlock *, 16> InOrder(Order.begin(), Order.end()), Reached;
+  SmallVector<BasicBlock *, 16> Work{Order.front()};
+  Reached.insert(Order.front());
+  std::optional<unsigned> Only;
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    bool Left = false;
+    for (Instruction &I : *BB)
+      if (std::optional<unsigned> To = ExitOf(I, BB)) {
+        if (Only && *Only != *To)
+          return std::nullopt;
+        Only = To, Left = true;
+        break;
+      }
+    if (Left)
+      continue;
+    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    ConstantInt *K = Br && Br->isConditional() ? Known(Br->getCondition()) : nullptr;
+    for (BasicBlock *Succ : successors(BB))
+      if (InOrder.contains(Succ) && (!K || Succ == Br->getSuccessor(K->isZero() ? 1 : 0)) &&
+          Reached.insert(Succ).second)
+        Work.push_back(Succ);
+  }
+  return Only;
+}
+
 bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
                          DenseMap<AllocaInst *, AllocaInst *> &Home, AllocaInst *Next,
                          BasicBlock *Dispatch, const WarpFrame *Warp) {
@@ -1237,6 +1291,7 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
   }
   // One thread's run of the region at B, whose exits go to Latch; Fixed maps values the
   // thread is known to have (a branch condition folded in a split loop).
+  bool ExitPerWarp = false; // the part being emitted stores its exit per warp (below)
   auto EmitThread = [&](Value *X, Value *Y, Value *Z, BasicBlock *Latch,
                         const DenseMap<Value *, Value *> &Fixed) {
     // The linear id in 64 bits from the counters, so that x-consecutive threads have
@@ -1270,7 +1325,7 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
           continue;
         // Leaving the region: every thread leaves the same way (the uniformity check).
         if (std::optional<unsigned> To = ExitOf(I, BB)) {
-          if (!ExitOnce)
+          if (!ExitOnce && !ExitPerWarp)
             new StoreInst(ConstantInt::get(I32, *To), NextOfThread, NB);
           BranchInst::Create(Latch, NB);
           break;
@@ -1432,18 +1487,36 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
   for (const Part &P : Parts) {
     if (!P.Present)
       continue;
+    // Warp by warp, only each warp's first lane's entry of Next is read: a part that every
+    // thread leaves one way stores that for the warps starting in it, after its loop.
+    std::optional<unsigned> PartExit;
+    if (WarpMode && !ExitOnce)
+      PartExit = onlyExitOfPart(
+          Order,
+          [&](Value *Cond) -> ConstantInt * {
+            if (Value *K = Decided.lookup(Cond))
+              return dyn_cast<ConstantInt>(K);
+            return dyn_cast_or_null<ConstantInt>(P.Fixed->lookup(Cond));
+          },
+          ExitOf);
+    ExitPerWarp = PartExit.has_value();
     Level X = Open(P.From, P.To, SlotTid, "x");
     B.CreateStore(B.CreateAdd(X.Counter, B.CreateMul(Fr.Ntid[0], YZ)),
                   B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotLinear));
     BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
     if (!EmitThread(X.Counter, Y.Counter, Z.Counter, Latch, *P.Fixed))
       return false;
+    ExitPerWarp = false;
     // x - Bound that cannot wrap (ThreadRangeSplit.h): inside the interval, or above it.
     if (bool Above = &P == &Parts.back(); P.Fixed != &Outside || Above)
       IntervalNoWrap += markIntervalNoWrap(*Split, Above, Order, Idx,
                                            [&](Value *V) { return cloneInThisPart(VMap, V); });
     B.SetInsertPoint(Latch);
     Close(X, true);
+    if (PartExit) {
+      storeExitPerWarp(B, *PartExit, P.From, P.To, Fr, YZ, Next);
+      ++PerWarpExits;
+    }
   }
   Close(Y, false);
   Close(Z, false);
@@ -1653,6 +1726,9 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
     countPart(Split.IntervalNoWrap,
               " subtractions of threadIdx.x minus a bound it is known to reach "
               "taken as no-wrap, in 64 bits");
+    countPart(Split.PerWarpExits,
+              " parts of split thread loops store where they go once per warp, not per "
+              "thread");
     countPart(Split.InterleavedParts,
               " parts of split thread loops interleaved " +
               std::to_string(SplitPartInterleave) +

@@ -3,7 +3,8 @@
 ; 'down_loaded' (shfl_down, the full mask, an offset loaded from memory: the same in every
 ; lane, not a constant): no copy of the warp's values before the lanes' loop; each lane reads
 ; its own stored value and lane + min(offset, 32)'s from the per-thread array, which is padded
-; by 32 elements for that read, and chooses. 'down_mask' (a mask loaded from memory): the same,
+; by 32 elements for that read, and chooses (the source is in the warp where the lane loop's x
+; is below x0 + lanes - offset: barrier-fission-warp-source-bound.ll). 'down_mask' (a mask loaded from memory): the same,
 ; the source also checked against the mask. 'idx_uniform' (shfl_idx with a constant lane):
 ; the source lane's value read once before the lanes run. 'xor_copy' and 'up_copy' keep the
 ; copy (kp.warp.gather), up with its vectorisable uniform path.
@@ -25,20 +26,21 @@
 ; CHECK-NEXT: getelementptr inbounds i32, ptr %kp.warp.arg.threads, i64 %kp.warp.first
 ; CHECK-NEXT: %[[OFF:.*]] = load i32, ptr
 ; CHECK: %[[OWNP:.*]] = getelementptr inbounds i32, ptr %kp.warp.value.threads, i64 %{{.*}}
-; CHECK: %kp.lane = sub i32
+; CHECK: %kp.lane = sub i32 %[[X:.*]], %kp.warp.x0
 ; CHECK: %kp.warp.own = load i32, ptr %[[OWNP]]
 ; CHECK: %[[D:.*]] = call i32 @llvm.umin.i32(i32 %[[OFF]], i32 32)
-; CHECK: %[[SRC:.*]] = add nuw i32 %kp.lane, %[[D]]
 ; CHECK: %[[D64:.*]] = zext i32 %[[D]] to i64
 ; CHECK: %[[SRCP:.*]] = getelementptr inbounds i32, ptr %[[OWNP]], i64 %[[D64]]
 ; CHECK: %kp.warp.source = load i32, ptr %[[SRCP]]
-; CHECK: %[[IN:.*]] = icmp ult i32 %[[SRC]], %kp.warp.lanes
-; CHECK-NEXT: %kp.shuffled = select i1 %[[IN]], i32 %kp.warp.source, i32 %kp.warp.own
+; CHECK: %[[END:.*]] = add nuw i32 %kp.warp.x0, %kp.warp.lanes
+; CHECK-NEXT: %kp.warp.source.end = sub i32 %[[END]], %[[D]]
+; CHECK-NEXT: %kp.warp.source.in = icmp slt i32 %[[X]], %kp.warp.source.end
+; CHECK-NEXT: %kp.shuffled = select i1 %kp.warp.source.in, i32 %kp.warp.source, i32 %kp.warp.own
 
 ; CHECK-LABEL: define internal void @down_mask.kp.cpu_block(
 ; CHECK-NOT: kp.warp.gather
 ; CHECK: %kp.warp.source = load i32
-; CHECK: icmp ult i32 %{{.*}}, %kp.warp.lanes
+; CHECK: %kp.warp.source.in = icmp slt i32
 ; CHECK: lshr i32
 ; CHECK: %kp.shuffled = select i1
 
