@@ -35,6 +35,7 @@
 #include "cpu/FlagPaths.h"
 #include "cpu/GridStrideRounds.h"
 #include "cpu/RangeSplitPolicy.h"
+#include "cpu/ThreadHull.h"
 #include "cpu/ThreadLoopVersioning.h"
 #include "cpu/ThreadRangeSplit.h"
 #include "cpu/WarpCollectives.h"
@@ -1501,6 +1502,7 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
           ExitOf);
     ExitPerWarp = PartExit.has_value();
     Level X = Open(P.From, P.To, SlotTid, "x");
+    assumeThreadHull(B, X.Counter, Fr.Begin[0], Fr.End[0]); // for ThreadLoopVersioning
     B.CreateStore(B.CreateAdd(X.Counter, B.CreateMul(Fr.Ntid[0], YZ)),
                   B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotLinear));
     BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);

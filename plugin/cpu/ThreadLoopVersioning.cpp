@@ -23,8 +23,10 @@
 #include "cpu/ThreadLoopVersioning.h"
 #include "ClangCompat.h"
 #include "Diagnostics.h"
+#include "cpu/ThreadHull.h"
 
 #include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/DomTreeUpdater.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -129,6 +131,14 @@ bool collectLeaves(Value *Cond, bool Want, SmallVectorImpl<Leaf> &Out) {
   return true;
 }
 
+/// The iterations a check covers: the loop's own (Hull null: each recurrence from its
+/// start, Count the backedge-taken count) or the hull's (ThreadHull.h: each recurrence from
+/// its value at the hull's Lo, Count the hull's length less one).
+struct Span {
+  const ThreadHull *Hull;
+  Value *Count;
+};
+
 class Versioner {
 public:
   Versioner(Loop &L, ScalarEvolution &SE, const SCEV *BTC)
@@ -171,7 +181,7 @@ public:
   /// i1: the leaf is Want at the first and at the last iteration, and no
   /// operand wraps in between (in the comparison's signedness), so that it is
   /// Want on every iteration. Emitted at B.
-  Value *holdsThroughout(IRBuilder<> &B, const Leaf &Lf) {
+  Value *holdsThroughout(IRBuilder<> &B, const Leaf &Lf, const Span &Sp) {
     Value *OK = B.getTrue();
     Value *First[2], *Last[2];
     bool Signed = Lf.Cmp->isSigned();
@@ -180,14 +190,14 @@ public:
     for (unsigned I = 0; I < 2; ++I) {
       Value *Op = Lf.Cmp->getOperand(I);
       const SCEV *S = scevOf(Op);
-      First[I] = Exp.expandCodeFor(startOf(S), Op->getType(), At);
+      First[I] = Exp.expandCodeFor(startAt(S, Sp), Op->getType(), At);
       auto *AR = dyn_cast<SCEVAddRecExpr>(S);
       if (!AR || AR->getLoop() != &L) { // an outer loop's recurrence is fixed in L
         Last[I] = First[I];
         continue;
       }
       // The last value computed wide: ext(start) + step * backedge-taken count.
-      Value *Count = Exp.expandCodeFor(BTC, BTC->getType(), At);
+      Value *Count = Sp.Count;
       auto Ext = [&](Value *V) { return Signed ? B.CreateSExt(V, Wide) : B.CreateZExt(V, Wide); };
       APInt Step = cast<SCEVConstant>(AR->getStepRecurrence(SE))->getAPInt();
       Value *WideLast = B.CreateAdd(
@@ -259,13 +269,13 @@ public:
   /// i1, emitted at B: Cmp's recurrence takes its values without unsigned wrap from the
   /// first iteration to the last, and the invariant side lies outside them (below the
   /// smaller end or above the larger): then the two sides are unequal on every iteration.
-  Value *neverEqualThroughout(IRBuilder<> &B, ICmpInst *Cmp) {
+  Value *neverEqualThroughout(IRBuilder<> &B, ICmpInst *Cmp, const Span &Sp) {
     auto [Rec, Inv] = recurrenceAndInvariant(Cmp);
     Instruction *At = &*B.GetInsertPoint();
     Type *Ty = Cmp->getOperand(0)->getType(), *Wide = B.getInt128Ty();
-    Value *First = Exp.expandCodeFor(Rec->getStart(), Ty, At);
+    Value *First = Exp.expandCodeFor(startAt(Rec, Sp), Ty, At);
     Value *Other = Exp.expandCodeFor(Inv, Ty, At);
-    Value *Count = Exp.expandCodeFor(BTC, BTC->getType(), At);
+    Value *Count = Sp.Count;
     APInt Step = cast<SCEVConstant>(Rec->getStepRecurrence(SE))->getAPInt();
     Value *WideLast =
         B.CreateAdd(B.CreateZExt(First, Wide),
@@ -278,7 +288,73 @@ public:
                        B.CreateOr(B.CreateICmpULT(Other, Lo), B.CreateICmpUGT(Other, Hi)));
   }
 
+  /// The loop's own iterations, the count emitted at B.
+  Span rowSpan(IRBuilder<> &B) {
+    return {nullptr, Exp.expandCodeFor(BTC, BTC->getType(), &*B.GetInsertPoint())};
+  }
+
+  /// The hull's iterations, emitted at B, and NonEmpty: the hull has a thread (Lo < End).
+  Span hullSpan(IRBuilder<> &B, const ThreadHull &H, Value *&NonEmpty) {
+    Instruction *At = &*B.GetInsertPoint();
+    Type *Ty = H.X->getType();
+    Value *Lo = Exp.expandCodeFor(H.Lo, Ty, At), *End = Exp.expandCodeFor(H.End, Ty, At);
+    NonEmpty = B.CreateICmpULT(Lo, End);
+    return {&H, B.CreateSub(B.CreateSub(End, ConstantInt::get(Ty, 1)), Lo)};
+  }
+
+  /// Whether Cmp's values at the ends of hull H (and the hull itself) are the same on
+  /// every iteration of Outer and can be computed in its preheader: then its check over
+  /// the hull runs once there.
+  bool hullable(ICmpInst *Cmp, const ThreadHull &H, const Loop &Outer) {
+    Instruction *At = Outer.getLoopPredecessor()->getTerminator();
+    auto Fits = [&](const SCEV *S) {
+      return SE.isLoopInvariant(S, &Outer) && Exp.isSafeToExpandAt(S, At);
+    };
+    if (!Fits(H.Lo) || !Fits(H.End))
+      return false;
+    Span Sp{&H, nullptr};
+    for (Value *Op : Cmp->operands())
+      if (!Fits(startAt(scevOf(Op), Sp)))
+        return false;
+    return true;
+  }
+
+  /// Whether Lf is known (to SCEV) to fail at an end of hull H: its check over H would
+  /// always send the rows to their own check (`x > step` over a hull from x = 0).
+  bool failsOverHull(const Leaf &Lf, const ThreadHull &H) {
+    Span Sp{&H, nullptr};
+    const SCEV *First[2], *Last[2];
+    for (unsigned I = 0; I < 2; ++I) {
+      const SCEV *S = scevOf(Lf.Cmp->getOperand(I));
+      First[I] = Last[I] = startAt(S, Sp);
+      if (auto *AR = dyn_cast<SCEVAddRecExpr>(S); AR && AR->getLoop() == &L) {
+        Type *Ty = AR->getType();
+        const SCEV *Count = SE.getTruncateOrZeroExtend(
+            SE.getMinusSCEV(SE.getMinusSCEV(H.End, SE.getOne(H.End->getType())), H.Lo), Ty);
+        Last[I] = SE.getAddExpr(First[I], SE.getMulExpr(AR->getStepRecurrence(SE), Count));
+      }
+    }
+    ICmpInst::Predicate P = Lf.Cmp->getPredicate();
+    if (Lf.Want) // the predicate that says the leaf fails
+      P = ICmpInst::getInversePredicate(P);
+    return SE.isKnownPredicate(P, First[0], First[1]) || SE.isKnownPredicate(P, Last[0], Last[1]);
+  }
+
 private:
+  /// S's value where Sp's iterations start: a recurrence of L at the hull's Lo, else as
+  /// startOf. The hull's X = S_x + k and S = S_0 + step * k on iteration k, with X exact (it
+  /// does not wrap in the hull): S = S_0 + step * (X - S_x), in S's width.
+  const SCEV *startAt(const SCEV *S, const Span &Sp) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+    if (!Sp.Hull || !AR || AR->getLoop() != &L)
+      return startOf(S);
+    Type *Ty = AR->getType();
+    const SCEV *Offset =
+        SE.getMinusSCEV(SE.getTruncateOrZeroExtend(Sp.Hull->Lo, Ty),
+                        SE.getTruncateOrZeroExtend(Sp.Hull->X->getStart(), Ty));
+    return SE.getAddExpr(AR->getStart(), SE.getMulExpr(AR->getStepRecurrence(SE), Offset));
+  }
+
   /// Cmp's operand that is an add recurrence of L (through scevOf) and the other, when
   /// that one is loop-invariant; {nullptr, nullptr} otherwise.
   std::pair<const SCEVAddRecExpr *, const SCEV *> recurrenceAndInvariant(ICmpInst *Cmp) {
@@ -490,6 +566,8 @@ void markParallelAccesses(Loop &L) {
         continue;
       auto *Ld = dyn_cast<LoadInst>(&I);
       auto *St = dyn_cast<StoreInst>(&I);
+      if (isThreadHullFact(I))
+        continue; // an assume, not a memory access; erased after versioning
       if (!(Ld && Ld->isSimple()) && !(St && St->isSimple()))
         return;
       if (!isKernelMemory(getLoadStorePointerOperand(&I), Ld != nullptr))
@@ -520,9 +598,10 @@ Loop *markedLoop(LoopInfo &LI) {
   return nullptr;
 }
 
-/// EdgeComparesFolded counts the fast copies' folded edge comparisons (collectEdgeCompares).
+/// EdgeComparesFolded counts the fast copies' folded edge comparisons (collectEdgeCompares),
+/// HullChecks the loops whose check is made once over the block's hull (ThreadHull.h).
 bool versionThreadLoop(Function &F, Loop *L, LoopInfo &LI, FunctionAnalysisManager &FAM,
-                       unsigned &EdgeComparesFolded) {
+                       unsigned &EdgeComparesFolded, unsigned &HullChecks) {
   if (hasScalarOnlyCall(*L, FAM.getResult<TargetLibraryAnalysis>(F)))
     return false;
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
@@ -573,13 +652,90 @@ bool versionThreadLoop(Function &F, Loop *L, LoopInfo &LI, FunctionAnalysisManag
   if (Guards.empty() && Edges.empty())
     return Changed;
 
+  // The part of the check that holds over the block's hull (ThreadHull.h) is checked once
+  // in an outer preheader; each row checks its own iterations only where that fails.
+  SmallVector<ThreadHull, 2> Hulls = findThreadHulls(*L, SE, DT);
+  // Outer loops are entered from one block (the check goes before its branch), though not
+  // always from a preheader of their own at this point of the pipeline.
+  Loop *Outer = Hulls.empty() ? nullptr : L->getParentLoop();
+  if (Outer && !Outer->getLoopPredecessor())
+    Outer = nullptr;
+  // The hull that takes the most conditions out of the rows; those it cannot take (their
+  // inputs change from row to row, or they fail over it) stay in the row's check.
+  const ThreadHull *Hull = nullptr;
+  SmallVector<const Leaf *, 8> HullLeaves;
+  SmallVector<ICmpInst *, 4> HullEdges;
+  for (const ThreadHull &H : Outer ? ArrayRef<ThreadHull>(Hulls) : ArrayRef<ThreadHull>()) {
+    SmallVector<const Leaf *, 8> HL;
+    SmallVector<ICmpInst *, 4> HE;
+    // A leaf that fails at the hull's ends (`x > step` from x = 0) shows the loop covers
+    // part of the hull only (the guards of a stretch the split did not fold): the hull then
+    // takes no leaves, whose checks over it would fail in every block.
+    bool LeafFails = false;
+    for (const Leaf &Lf : Leaves)
+      if (V.hullable(Lf.Cmp, H, *Outer)) {
+        HL.push_back(&Lf);
+        LeafFails |= V.failsOverHull(Lf, H);
+      }
+    if (LeafFails)
+      HL.clear();
+    for (const EdgeCompare &E : Edges)
+      if (V.hullable(E.Cmp, H, *Outer))
+        HE.push_back(E.Cmp);
+    // Ties go to the later hull: the block's whole range, checked furthest out.
+    if ((!HL.empty() || !HE.empty()) &&
+        HL.size() + HE.size() >= HullLeaves.size() + HullEdges.size())
+      Hull = &H, HullLeaves = HL, HullEdges = HE;
+  }
   formLCSSA(*L, DT, &LI, &SE);
   IRBuilder<> B(Preheader->getTerminator());
+  Span Row = V.rowSpan(B);
   Value *Check = V.assumptionsHold(B);
   for (const Leaf &Lf : Leaves)
-    Check = B.CreateAnd(Check, V.holdsThroughout(B, Lf));
+    if (!is_contained(HullLeaves, &Lf))
+      Check = B.CreateAnd(Check, V.holdsThroughout(B, Lf, Row));
   for (const EdgeCompare &E : Edges)
-    Check = B.CreateAnd(Check, V.neverEqualThroughout(B, E.Cmp));
+    if (!is_contained(HullEdges, E.Cmp))
+      Check = B.CreateAnd(Check, V.neverEqualThroughout(B, E.Cmp, Row));
+  BasicBlock *CheckBB = Preheader;
+  if (!HullLeaves.empty() || !HullEdges.empty()) {
+    // As far out as every input stays the same: once per block in a split entry.
+    auto AllHullable = [&](const Loop &P) {
+      return all_of(HullLeaves, [&](const Leaf *Lf) { return V.hullable(Lf->Cmp, *Hull, P); }) &&
+             all_of(HullEdges, [&](ICmpInst *Cmp) { return V.hullable(Cmp, *Hull, P); });
+    };
+    while (Loop *P = Outer->getParentLoop())
+      if (P->getLoopPredecessor() && AllHullable(*P))
+        Outer = P;
+      else
+        break;
+    IRBuilder<> HB(Outer->getLoopPredecessor()->getTerminator());
+    Value *HullOK;
+    Span HullSpan = V.hullSpan(HB, *Hull, HullOK);
+    for (const Leaf *Lf : HullLeaves)
+      HullOK = HB.CreateAnd(HullOK, V.holdsThroughout(HB, *Lf, HullSpan));
+    for (ICmpInst *Cmp : HullEdges)
+      HullOK = HB.CreateAnd(HullOK, V.neverEqualThroughout(HB, Cmp, HullSpan));
+    HullOK->setName("kp.hull.ok");
+    // hull || row: the row's own check of these only where the hull's fails (edge blocks).
+    DomTreeUpdater DTU(DT, DomTreeUpdater::UpdateStrategy::Eager);
+    Instruction *RowTerm = SplitBlockAndInsertIfThen(B.CreateNot(HullOK),
+                                                     Preheader->getTerminator(),
+                                                     /*Unreachable=*/false, nullptr, &DTU, &LI);
+    IRBuilder<> RB(RowTerm);
+    Value *RowOK = RB.getTrue();
+    for (const Leaf *Lf : HullLeaves)
+      RowOK = RB.CreateAnd(RowOK, V.holdsThroughout(RB, *Lf, Row));
+    for (ICmpInst *Cmp : HullEdges)
+      RowOK = RB.CreateAnd(RowOK, V.neverEqualThroughout(RB, Cmp, Row));
+    CheckBB = RowTerm->getSuccessor(0);
+    PHINode *Either = PHINode::Create(RB.getInt1Ty(), 2, "kp.hull.or.row");
+    Either->insertBefore(CheckBB->begin());
+    Either->addIncoming(RB.getTrue(), Preheader);
+    Either->addIncoming(RowOK, RowTerm->getParent());
+    Check = BinaryOperator::CreateAnd(Check, Either, "", CheckBB->getTerminator()->getIterator());
+    ++HullChecks;
+  }
   SmallVector<std::pair<SExtInst *, const SCEVAddRecExpr *>, 4> Wide;
   for (BasicBlock *BB : L->blocks())
     for (Instruction &I : *BB)
@@ -588,7 +744,7 @@ bool versionThreadLoop(Function &F, Loop *L, LoopInfo &LI, FunctionAnalysisManag
             AR && V.safeToExpand(AR->getStart()))
           Wide.push_back({Ext, AR});
   ValueToValueMapTy VMap;
-  Loop *Fast = versionLoop(*L, Preheader, Check, VMap, LI, DT);
+  Loop *Fast = versionLoop(*L, CheckBB, Check, VMap, LI, DT);
   widenIndices(V, *Fast, VMap, Wide);
   dropMarker(*L);
   disableUnrolling(*L);
@@ -614,14 +770,21 @@ PreservedAnalyses ThreadLoopVersioningPass::run(Function &F, FunctionAnalysisMan
     return PreservedAnalyses::all();
   // One thread loop per region in entries split at barriers (BarrierFission.cpp).
   bool Changed = false;
-  unsigned EdgeComparesFolded = 0;
+  unsigned EdgeComparesFolded = 0, HullChecks = 0;
   while (Loop *L = markedLoop(FAM.getResult<LoopAnalysis>(F))) {
     markParallelAccesses(*L); // before versioning: both copies keep it
-    versionThreadLoop(F, L, FAM.getResult<LoopAnalysis>(F), FAM, EdgeComparesFolded);
+    versionThreadLoop(F, L, FAM.getResult<LoopAnalysis>(F), FAM, EdgeComparesFolded, HullChecks);
     dropMarker(*L); // versioned or not, done with it
     Changed = true;
     FAM.invalidate(F, PreservedAnalyses::none());
   }
+  Changed |= eraseThreadHullFacts(F); // for this pass only: the vectoriser comes next
+  if (HullChecks)
+    remark(F, "ThreadLoopHull",
+           "'" + F.getName() + "': " + Twine(HullChecks) +
+               " thread loops check their guard-free copy's conditions once per block over "
+               "the block's range of threadIdx.x (each row checks its own only where that "
+               "fails)");
   if (EdgeComparesFolded)
     remark(F, "ThreadLoopEdges",
            "'" + F.getName() + "': " + Twine(EdgeComparesFolded) +
