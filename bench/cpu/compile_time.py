@@ -27,10 +27,13 @@ the same rounds, so that before/after figures see the same load; its columns are
 With --shapes N, instead of the tables above: for each kernel shape alone, a file with N kernels
 of that shape, and the CPU time the plugin adds to plain clang's (default settings, PTX only so
 that ptxas does not blur it), per kernel; with --compare, the second build's beside it. This
-says which shape the compile time of the mixed files goes to.
+says which shape the compile time of the mixed files goes to. With --instructions as well, each
+cell is the instructions the plugin adds per kernel, each compile counted once under valgrind's
+callgrind (the plugins are copied without debug info first): slow (about 50x), but the counts
+do not move with the machine's load, so small changes can be judged on a busy machine.
 
   compile_time.py --build DIR [--compare DIR2] [--clang clang-19] [--nvcc PATH] [--runs 5]
-                  [--sizes 0,1,5,20] [--keep DIR] [--shapes N]
+                  [--sizes 0,1,5,20] [--keep DIR] [--shapes N [--instructions]]
 """
 import argparse
 import os
@@ -263,16 +266,63 @@ def table(configs, sizes, results, target, spread=None):
     return worst
 
 
+def stripped_plugin(plugin, work, index):
+    """A copy of plugin's directory (kernplug*.so and the device bitcode beside it) without
+    debug info: valgrind 3.19 gives up on the plugin's DWARF ("possibly corrupted
+    debuginfo"). The code is the same, so are the instructions counted."""
+    src, dst = os.path.dirname(plugin), os.path.join(work, f"plugin{index}")
+    os.makedirs(dst, exist_ok=True)
+    for name in os.listdir(src):
+        if name.startswith("kernplug") and name.endswith((".so", ".bc")):
+            shutil.copy2(os.path.join(src, name), dst)
+            if name.endswith(".so"):
+                subprocess.run(["objcopy", "--strip-debug", os.path.join(dst, name)], check=True)
+    return os.path.join(dst, os.path.basename(plugin))
+
+
+def instructions_m(cmd):
+    """Millions of instructions cmd executes (every thread: the device job's too), counted
+    by valgrind's callgrind: the same on a loaded machine as on an idle one."""
+    with tempfile.TemporaryDirectory(prefix="kp-ct-cg-") as d:
+        r = subprocess.run(["valgrind", "--tool=callgrind",
+                            "--callgrind-out-file=" + os.path.join(d, "cg.out")] + cmd,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in r.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1].strip()) / 1e6
+    sys.exit(f"compile_time.py: valgrind counted nothing for {' '.join(cmd)}:\n{r.stderr[-2000:]}")
+
+
 def shapes_table(args, base, plugins, work):
-    """--shapes N: the CPU ms the plugin adds per kernel of each shape (PTX only)."""
+    """--shapes N: the CPU ms the plugin adds per kernel of each shape (PTX only); with
+    --instructions, the instructions it adds instead (one counted compile per cell)."""
     def cpu_ms(cmd):
         c0 = children_cpu()
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         return (children_cpu() - c0) * 1e3
     n = args.shapes
+    if args.instructions:
+        if shutil.which("valgrind") is None:
+            sys.exit("compile_time.py: --instructions needs valgrind (apt-get install valgrind)")
+        plugins = [(stripped_plugin(p, work, i), label) for i, (p, label) in enumerate(plugins)]
     configs = [("clang -O2", base)] + [
         ("plugin" + label, base + ["-fplugin=" + p, "-fplugin-arg-kernplug-ptxas=none"])
         for p, label in plugins]
+    if args.instructions:
+        print(f"Millions of instructions per kernel that the plugin adds to clang -O2 -c (PTX "
+              f"only, {n} kernels of one shape per file, counted by callgrind: independent "
+              f"of the load)\n")
+        print("| shape | " + " | ".join(c[0] for c in configs[1:]) + " |")
+        print("|---|" + "---:|" * (len(configs) - 1))
+        for shape, name in enumerate(SHAPE_NAMES):
+            src = os.path.join(work, f"shape_{shape}.c")
+            with open(src, "w") as f:
+                f.write(source(n, shape=shape))
+            obj = os.path.join(work, f"shape_{shape}.o")
+            counts = [instructions_m(cmd + [src, "-o", obj]) for _, cmd in configs]
+            print(f"| {name} | " + " | ".join(f"{(c - counts[0]) / n:.1f}" for c in counts[1:])
+                  + " |", flush=True)
+        return
     print(f"CPU ms per kernel that the plugin adds to clang -O2 -c (PTX only, {n} kernels of "
           f"one shape per file, median of {args.runs}, configurations alternating)\n")
     print("| shape | " + " | ".join(c[0] for c in configs[1:]) + " |")
@@ -309,6 +359,8 @@ def main():
     ap.add_argument("--nvcc", help="the nvcc to time (default: PATH, then /usr/local/cuda)")
     ap.add_argument("--shapes", type=int, metavar="N",
                     help="per-shape cost instead: N kernels of one shape per file")
+    ap.add_argument("--instructions", action="store_true",
+                    help="with --shapes: count instructions (valgrind) instead of timing")
     args = ap.parse_args()
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -55,6 +55,7 @@
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
@@ -773,7 +774,8 @@ Function *emitPhaseEntry(const KernelEntry &K, Function &Work, Function *PhaseFn
 /// group fails the run-time check. Init is the Init or the Check phase's entry; InitState,
 /// with Check only, stores the initial values of the carried values (null: none). StepAll,
 /// with Check only (else null), runs the rounds the Check entry found every thread to have,
-/// before Step runs the rest, each testing the loop's condition.
+/// before Step runs the rest, each testing the loop's condition. Finish is null where the
+/// code after the loop has no effect.
 Function *emitInterchangedEntry(const KernelEntry &K, const GridStrideShape &S, Function *Init,
                                 Function *InitState, Function *Step, Function *StepAll,
                                 Function *Finish, Function *Fallback) {
@@ -915,9 +917,11 @@ Function *emitInterchangedEntry(const KernelEntry &K, const GridStrideShape &S, 
   B.CreateCondBr(Any, Iter, Fin);
 
   B.SetInsertPoint(Fin);
-  SmallVector<Value *, 12> FinArgs(PhaseArgs.begin(), PhaseArgs.end());
-  FinArgs.push_back(B.getInt64(0));
-  B.CreateCall(Finish, FinArgs);
+  if (Finish) { // null: the finish phase has no effect (phaseDoesNothing)
+    SmallVector<Value *, 12> FinArgs(PhaseArgs.begin(), PhaseArgs.end());
+    FinArgs.push_back(B.getInt64(0));
+    B.CreateCall(Finish, FinArgs);
+  }
   B.CreateBr(Next);
 
   B.SetInsertPoint(Next);
@@ -954,6 +958,20 @@ unsigned keepLoopsScalar(Function &PhaseEntry) {
     ++Marked;
   }
   return Marked;
+}
+
+/// Whether Phase, a phase clone, has no effect: no instruction that writes memory, may
+/// throw or may not return, and no cycle (a loop without side effects may still not end).
+/// Calling it for every thread then changes nothing, so the phase entry need not be built:
+/// a grid-stride loop with no code after it has such a Finish, whose thread loop the
+/// optimiser would only delete again (issue 15's seventh round).
+bool phaseDoesNothing(Function &Phase) {
+  for (Instruction &I : instructions(Phase))
+    if (!isa<ReturnInst>(I) && I.mayHaveSideEffects())
+      return false;
+  SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> BackEdges;
+  FindFunctionBackedges(Phase, BackEdges);
+  return BackEdges.empty();
 }
 
 /// Builds the interchanged entry of K, or says why not.
@@ -1020,8 +1038,12 @@ std::string interchange(KernelEntry &K, FunctionAnalysisManager &FAM, std::strin
   }
   Function *FinishFn = clonePhase(*Work, S, Phase::Finish, Base + ".finish");
   Function *StepEntry = emitPhaseEntry(K, *Work, StepFn, S, Phase::Step, Base + ".step");
-  Function *FinishEntry =
-      emitPhaseEntry(K, *Work, FinishFn, S, Phase::Finish, Base + ".finish");
+  Function *FinishEntry = nullptr;
+  bool NoFinish = phaseDoesNothing(*FinishFn);
+  if (NoFinish)
+    FinishFn->eraseFromParent();
+  else
+    FinishEntry = emitPhaseEntry(K, *Work, FinishFn, S, Phase::Finish, Base + ".finish");
   // The loop that runs every round (the untested step where there is one) is the one to
   // vectorise; the phases that run once or twice a group stay scalar.
   unsigned Scalar = 0;
@@ -1037,6 +1059,8 @@ std::string interchange(KernelEntry &K, FunctionAnalysisManager &FAM, std::strin
   if (Scalar)
     How += "; the thread loops run once a group (check, start, last rounds, finish) are "
            "kept scalar";
+  if (NoFinish)
+    How += "; no finish phase (nothing after the loop has an effect)";
   FAM.clear(*Work, Work->getName());
   Work->eraseFromParent();
   return "";
