@@ -212,6 +212,10 @@ private:
   SmallPtrSet<Instruction *, 8> WarpStandIns; // lowerWarpCollectives's stand-ins
   Value *Threads = nullptr;                  // in the entry: the block's thread count, i64
   Value *WarpCount = nullptr;                // in the entry, warp rounds: warps per block, i32
+  // In the entry, kernels that read no threadIdx.y or .z: whether the range is one row
+  // (y and z each one value), i1; split regions then run their parts without the y and z
+  // loops (emitRegion).
+  Value *OneRow = nullptr;
   // Stores of uniform values before barriers: emitRegion makes them once per block where
   // the value can be computed before the region's thread loop (thread 0's element).
   SmallPtrSet<StoreInst *, 16> UniformSaves;
@@ -229,6 +233,8 @@ public:
   unsigned SharedSaves = 0;    // values saved in another value's per-thread array
   unsigned IntervalNoWrap = 0; // subtractions of an interval's bound marked nuw in it
   unsigned InterleavedParts = 0; // split parts' x loops hinted to interleave more
+  unsigned OneRowRegions = 0;    // split regions with a copy for a range of one row
+  SmallVector<BasicBlock *, 32> OneRowBlocks; // their blocks, moved to the entry's end
   WarpShufflePaths ShufflePaths; // how the shuffles read the other lanes (remark)
   WarpLoopUnrolling WarpLoops;   // loops of warp collectives unrolled before the split (remark)
   /// In warp rounds, the end of a round (every warp has run on to a block barrier or the end).
@@ -1368,6 +1374,8 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     return L;
   };
   bool RowIsBlock = readsOnlyThreadX(F, Idx); // interleave the parts' loops more
+  // Count: the remark's counts, taken in one copy of the rows' code only (see OneRow).
+  bool Count = true;
   auto Close = [&](Level &L, bool ThreadLoop) {
     // At most 1024 threads: wraps neither way.
     L.Counter->addIncoming(B.CreateAdd(L.Counter, B.getInt32(1), "", true, true),
@@ -1377,18 +1385,18 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
       markThreadLoop(Back);
       if (RowIsBlock) {
         hintSplitPartInterleave(Back); // ThreadRangeSplit.h
-        ++InterleavedParts;
+        InterleavedParts += Count;
       }
     }
     B.SetInsertPoint(L.Exit);
   };
-  Level Z = Open(Fr.Begin[2], Fr.End[2], SlotTid + 2, "z");
-  Level Y = Open(Fr.Begin[1], Fr.End[1], SlotTid + 1, "y");
+  // One row's parts at B, the row's y and z counters YC and ZC.
+  auto EmitRow = [&](Value *YC, Value *ZC) -> bool {
   DenseMap<Value *, Value *> RowMap(Pre);
   auto [Lo, Hi] = emitIndexRange(*Split, B, Fr.Begin[0], Fr.End[0], [&](Value *V) {
     return emitRowValue(V, B, RowMap, VMap, Blocks);
   });
-  Value *YZ = B.CreateAdd(Y.Counter, B.CreateMul(Fr.Ntid[1], Z.Counter));
+  Value *YZ = B.CreateAdd(YC, B.CreateMul(Fr.Ntid[1], ZC));
   Constant *In = ConstantInt::getBool(C, Split->Want), *Out = ConstantInt::getBool(C, !Split->Want);
   DenseMap<Value *, Value *> Inside, Outside{{Split->Cond, Out}};
   for (const IndexLeaf &Lf : Split->XLeaves)
@@ -1422,8 +1430,8 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     Parts.push_back({Lo, Lo2, &OutInside, hasLowerBound(*Nested)});
     Parts.push_back({Lo2, Hi2, &InInside, true});
     Parts.push_back({Hi2, Hi, &OutInside, hasUpperBound(*Nested)});
-    ++NestedSplits;
-    if (const DebugLoc &DL = Nested->Branch->getDebugLoc())
+    NestedSplits += Count;
+    if (const DebugLoc &DL = Nested->Branch->getDebugLoc(); DL && Count)
       SplitLines.push_back(DL.getLine());
   } else {
     Parts.push_back({Lo, Hi, &Inside, true});
@@ -1436,18 +1444,53 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     B.CreateStore(B.CreateAdd(X.Counter, B.CreateMul(Fr.Ntid[0], YZ)),
                   B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotLinear));
     BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
-    if (!EmitThread(X.Counter, Y.Counter, Z.Counter, Latch, *P.Fixed))
+    if (!EmitThread(X.Counter, YC, ZC, Latch, *P.Fixed))
       return false;
     // x - Bound that cannot wrap (ThreadRangeSplit.h): inside the interval, or above it.
-    if (bool Above = &P == &Parts.back(); P.Fixed != &Outside || Above)
-      IntervalNoWrap += markIntervalNoWrap(*Split, Above, Order, Idx,
-                                           [&](Value *V) { return cloneInThisPart(VMap, V); });
+    if (bool Above = &P == &Parts.back(); P.Fixed != &Outside || Above) {
+      unsigned N = markIntervalNoWrap(*Split, Above, Order, Idx,
+                                      [&](Value *V) { return cloneInThisPart(VMap, V); });
+      IntervalNoWrap += Count ? N : 0;
+    }
     B.SetInsertPoint(Latch);
     Close(X, true);
   }
+  return true;
+  };
+  // A range of one row (the usual 1D block), decided once per launch (OneRow): the parts
+  // also without the loops over y and z around them, whose once-a-round bounds, trip counts
+  // and pointers LLVM would otherwise hoist out of those loops and keep (spilled) across
+  // them. The same threads in the same order: the loops it leaves out run once.
+  BasicBlock *RowBB = nullptr;
+  if (OneRow && !Warp) {
+    RowBB = BasicBlock::Create(C, "kp.onerow", E);
+    BasicBlock *RowsBB = BasicBlock::Create(C, "kp.rows", E);
+    B.CreateCondBr(OneRow, RowBB, RowsBB);
+    B.SetInsertPoint(RowsBB);
+  }
+  Level Z = Open(Fr.Begin[2], Fr.End[2], SlotTid + 2, "z");
+  Level Y = Open(Fr.Begin[1], Fr.End[1], SlotTid + 1, "y");
+  if (!EmitRow(Y.Counter, Z.Counter))
+    return false;
   Close(Y, false);
   Close(Z, false);
   B.CreateBr(After);
+  if (!RowBB)
+    return true;
+  // Its blocks go to the end of the entry (emit): the general copy reads as before.
+  BasicBlock *Last = &E->back();
+  B.SetInsertPoint(RowBB);
+  B.CreateStore(Fr.Begin[2], B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotTid + 2));
+  B.CreateStore(Fr.Begin[1], B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotTid + 1));
+  Count = false;
+  if (!EmitRow(Fr.Begin[1], Fr.Begin[2]))
+    return false;
+  Count = true;
+  B.CreateBr(After);
+  OneRowBlocks.push_back(RowBB);
+  for (BasicBlock *BB = Last->getNextNode(); BB; BB = BB->getNextNode())
+    OneRowBlocks.push_back(BB);
+  ++OneRowRegions;
   return true;
   };
   return EmitVariant(DenseMap<Value *, Value *>(), 0);
@@ -1460,6 +1503,10 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
   Function *E = Fr.F;
   Threads = B.CreateZExt(B.CreateMul(Fr.Ntid[0], B.CreateMul(Fr.Ntid[1], Fr.Ntid[2])),
                          B.getInt64Ty(), "kp.threads");
+  if (readsOnlyThreadX(F, Idx)) // once per launch: the runtime's range is the same for each block
+    OneRow = B.CreateAnd(
+        B.CreateICmpEQ(B.CreateAdd(Fr.Begin[1], B.getInt32(1)), Fr.End[1]),
+        B.CreateICmpEQ(B.CreateAdd(Fr.Begin[2], B.getInt32(1)), Fr.End[2]), "kp.one.row");
   DenseMap<AllocaInst *, AllocaInst *> Home;
   const DataLayout &DL = F.getDataLayout();
   for (Storage &S : Storages) {
@@ -1587,6 +1634,8 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
       return nullptr;
     }
   }
+  for (BasicBlock *BB : OneRowBlocks)
+    BB->moveAfter(&E->back());
   return E;
 }
 
@@ -1657,6 +1706,9 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
               " parts of split thread loops interleaved " +
               std::to_string(SplitPartInterleave) +
               "x (the kernel reads no threadIdx.y or .z: a row is the whole block)");
+    countPart(Split.OneRowRegions,
+              " split thread loops also built without the loops over y and z, for blocks "
+              "of one row");
     for (const std::string &P : Parts)
       Res.RegionLoops += (Res.RegionLoops.empty() ? "" : "; ") + P;
   }

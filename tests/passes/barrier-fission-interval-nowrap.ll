@@ -38,11 +38,18 @@
 ; CHECK-NEXT: %[[W]].wide = sub nuw nsw i64 %[[A]], %[[B]]
 ; CHECK-NEXT: getelementptr {{.*}}@buf, {{.*}}i64 %[[W]].wide
 ; CHECK-NOT: .wide = 
+; The copy for blocks of one row (barrier-fission-one-row.ll), at the entry's end: the same.
+; CHECK: kp.onerow{{[0-9]*}}:
+; CHECK: .wide = sub nuw nsw i64
+; CHECK-NOT: .wide = 
 ; CHECK-LABEL: define internal void @scan_inside.kp.cpu_block(
 ; CHECK-NOT: .wide
 ; CHECK: phi i32 [ %kp.x.hi, %done.x{{[0-9]*}} ]
 ; CHECK: %[[W:d[0-9]*]] = sub nuw nsw i32 %{{.*}}, %k
 ; CHECK: %[[W]].wide = sub nuw nsw i64
+; CHECK-NOT: .wide = 
+; CHECK: kp.onerow{{[0-9]*}}:
+; CHECK: .wide = sub nuw nsw i64
 ; CHECK-NOT: .wide = 
 ; CHECK-LABEL: define internal void @other_bound.kp.cpu_block(
 ; CHECK: %kp.x.lo = trunc i64
