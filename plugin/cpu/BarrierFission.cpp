@@ -234,7 +234,17 @@ public:
   unsigned IntervalNoWrap = 0; // subtractions of an interval's bound marked nuw in it
   unsigned InterleavedParts = 0; // split parts' x loops hinted to interleave more
   unsigned OneRowRegions = 0;    // split regions with a copy for a range of one row
+  unsigned DirectExits = 0;      // regions that branch to the next one, not to the dispatch
   SmallVector<BasicBlock *, 32> OneRowBlocks; // their blocks, moved to the entry's end
+  // Without warp rounds: each region's first block (made when first branched to), and the
+  // end of the block's run of regions; regions left one way only branch there directly.
+  SmallVector<BasicBlock *, 8> RegionEntries;
+  BasicBlock *BlockDone = nullptr;
+  BasicBlock *regionEntry(Function *E, unsigned R) {
+    if (!RegionEntries[R])
+      RegionEntries[R] = BasicBlock::Create(E->getContext(), "kp.region" + Twine(R), E);
+    return RegionEntries[R];
+  }
   WarpShufflePaths ShufflePaths; // how the shuffles read the other lanes (remark)
   WarpLoopUnrolling WarpLoops;   // loops of warp collectives unrolled before the split (remark)
   /// In warp rounds, the end of a round (every warp has run on to a block barrier or the end).
@@ -1236,6 +1246,13 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
       B.CreateStore(ConstantInt::get(I32, *Exits.begin()), B.CreateInBoundsGEP(I32, Next, First));
     });
     ++OnceExits;
+  } else if (ExitOnce && !WarpMode) {
+    // Straight on to the one region every thread leaves for (or the block's end): the
+    // dispatch would only read it back from thread 0's entry of Next and switch on it.
+    unsigned To = *Exits.begin();
+    After = To < Roots.size() ? regionEntry(E, To) : BlockDone;
+    ++OnceExits;
+    ++DirectExits;
   } else if (ExitOnce) {
     Value *Slot = Warp ? B.CreateInBoundsGEP(I32, Next, Warp->FirstLinear) : Next;
     B.CreateStore(ConstantInt::get(I32, *Exits.begin()), Slot);
@@ -1611,7 +1628,9 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
     B.CreateCondBr(B.CreateICmpEQ(Block, B.getInt32(WaitBit | Roots.size())), Done, Round);
     Leave = WarpDone;
   } else {
-    B.CreateBr(Dispatch);
+    RegionEntries.assign(Roots.size(), nullptr);
+    BlockDone = Done;
+    B.CreateBr(regionEntry(E, 0)); // region 0: the dispatch would read the 0 just stored
   }
   B.SetInsertPoint(Done);
   closeBlockRunLoop(B, Run);
@@ -1619,7 +1638,9 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
   B.SetInsertPoint(Dispatch);
   SwitchInst *Switch = B.CreateSwitch(B.CreateLoad(B.getInt32Ty(), Where), Leave, Roots.size());
   for (unsigned R = 0; R < Roots.size(); ++R) {
-    BasicBlock *Pre = BasicBlock::Create(C, "kp.region" + Twine(R), E);
+    BasicBlock *Pre = WarpMode ? BasicBlock::Create(C, "kp.region" + Twine(R), E)
+                               : regionEntry(E, R);
+    Pre->moveAfter(&E->back()); // in order, whether or not a region branched to it before
     B.SetInsertPoint(Pre);
     bool Ok;
     if (WholeBlock[R] && WarpMode) {
@@ -1709,6 +1730,8 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
     countPart(Split.OneRowRegions,
               " split thread loops also built without the loops over y and z, for blocks "
               "of one row");
+    countPart(Split.DirectExits,
+              " regions branch straight to the next, not through the dispatch");
     for (const std::string &P : Parts)
       Res.RegionLoops += (Res.RegionLoops.empty() ? "" : "; ") + P;
   }

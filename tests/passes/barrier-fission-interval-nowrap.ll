@@ -24,7 +24,7 @@
 ; REMARK-SAME: ; 2 parts of split thread loops interleaved 4x (the kernel reads no threadIdx.y or .z: a row is the whole block)
 ; REMARK-NOT: kernel 'other_bound': {{.*}}no-wrap
 ; REMARK-NOT: kernel 'two_upper': {{.*}}no-wrap
-; REMARK: kernel 'rows_2d': 1 thread loops split where a branch on threadIdx.x changes; 1 subtractions of threadIdx.x minus a bound it is known to reach taken as no-wrap, in 64 bits{{$}}
+; REMARK: kernel 'rows_2d': 1 thread loops split where a branch on threadIdx.x changes; 1 subtractions of threadIdx.x minus a bound it is known to reach taken as no-wrap, in 64 bits; 3 regions branch straight to the next, not through the dispatch{{$}}
 
 ; CHECK-LABEL: define internal void @scan_above.kp.cpu_block(
 ; CHECK: kp.region1:

@@ -10,7 +10,7 @@
 ; RUN: %opt -load-pass-plugin %kernplug_passes -passes=kernplug-barrier-fission -pass-remarks=kernplug -S %s 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
 
-; REMARK: kernel 'round': 1 thread loops split where a branch on threadIdx.x changes;{{.*}}; 1 split thread loops also built without the loops over y and z, for blocks of one row{{$}}
+; REMARK: kernel 'round': 1 thread loops split where a branch on threadIdx.x changes;{{.*}}; 1 split thread loops also built without the loops over y and z, for blocks of one row; 3 regions branch straight to the next, not through the dispatch{{$}}
 ; REMARK-NOT: kernel 'rows_2d': {{.*}}one row
 ; REMARK-NOT: kernel 'no_split': {{.*}}one row
 
