@@ -7,12 +7,17 @@
 ; - round: a Hillis-Steele round, split at `t u< k`: both copies, the remark says so.
 ; - rows_2d: reads threadIdx.y (a 2D tile's rows): no copy, the loops over y and z only.
 ; - no_split: reads only x, but no branch on threadIdx.x splits its loop: no copy.
+; - looped: reads only x and splits, but the region has a loop of its own (enough work per
+;   thread that the setup matters little, as the histogram's rounds): no copy.
 ; RUN: %opt -load-pass-plugin %kernplug_passes -passes=kernplug-barrier-fission -pass-remarks=kernplug -S %s 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
 
 ; REMARK: kernel 'round': 1 thread loops split where a branch on threadIdx.x changes;{{.*}}; 1 split thread loops also built without the loops over y and z, for blocks of one row; 3 regions branch straight to the next, not through the dispatch{{$}}
 ; REMARK-NOT: kernel 'rows_2d': {{.*}}one row
 ; REMARK-NOT: kernel 'no_split': {{.*}}one row
+; REMARK: kernel 'looped': 1 thread loops split
+; REMARK-NOT: one row
+; REMARK: kernel 'looped': barriers split
 
 ; CHECK-LABEL: define internal void @round.kp.cpu_block(
 ; The range's begin and end in y (i32 0, i32 {0,1}, i32 1) and z (i32 2).
@@ -59,6 +64,9 @@
 ; CHECK-NOT: kp.one.row
 ; CHECK-NOT: kp.onerow
 ; CHECK-LABEL: define internal void @no_split.kp.cpu_block(
+; CHECK-NOT: kp.onerow
+; CHECK-LABEL: define internal void @looped.kp.cpu_block(
+; CHECK: %kp.one.row = and i1
 ; CHECK-NOT: kp.onerow
 ; CHECK: attributes
 
@@ -123,12 +131,34 @@ entry:
   ret void
 }
 
+define void @looped(ptr %s, i32 %m) {
+entry:
+  %t = call i32 @kp_dev_tid_x()
+  %n = call i32 @kp_dev_ntid_x()
+  %k = lshr i32 %n, 2
+  call void @kp_dev_syncthreads()
+  %lt = icmp ult i32 %t, %k
+  br i1 %lt, label %done, label %loop
+loop:
+  %j = phi i32 [ 0, %entry ], [ %j2, %loop ]
+  %ji = zext i32 %j to i64
+  %p = getelementptr inbounds i32, ptr %s, i64 %ji
+  store i32 %t, ptr %p, align 4
+  %j2 = add i32 %j, 1
+  %more = icmp slt i32 %j2, %m
+  br i1 %more, label %loop, label %done
+done:
+  call void @kp_dev_syncthreads()
+  ret void
+}
+
 declare i32 @kp_dev_tid_x() nounwind willreturn memory(none)
 declare i32 @kp_dev_tid_y() nounwind willreturn memory(none)
 declare i32 @kp_dev_ntid_x() nounwind willreturn memory(none)
 declare void @kp_dev_syncthreads() convergent nounwind
 
-!kernplug.kernels = !{!0, !1, !2}
+!kernplug.kernels = !{!0, !1, !2, !3}
 !0 = !{!"round", ptr @round, ptr @round, i1 false, !"", i64 0, !"in.c", i32 1, !{}, i32 2, !""}
 !1 = !{!"rows_2d", ptr @rows_2d, ptr @rows_2d, i1 false, !"", i64 0, !"in.c", i32 2, !{}, i32 2, !""}
 !2 = !{!"no_split", ptr @no_split, ptr @no_split, i1 false, !"", i64 0, !"in.c", i32 3, !{}, i32 2, !""}
+!3 = !{!"looped", ptr @looped, ptr @looped, i1 false, !"", i64 0, !"in.c", i32 4, !{}, i32 2, !""}
