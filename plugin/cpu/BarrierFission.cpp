@@ -213,6 +213,10 @@ private:
   SmallPtrSet<Instruction *, 8> WarpStandIns; // lowerWarpCollectives's stand-ins
   Value *Threads = nullptr;                  // in the entry: the block's thread count, i64
   Value *WarpCount = nullptr;                // in the entry, warp rounds: warps per block, i32
+  // In the entry, kernels that read no threadIdx.y or .z: whether the range is one row
+  // (y and z each one value), i1; split regions then run their parts without the y and z
+  // loops (emitRegion).
+  Value *OneRow = nullptr;
   // Stores of uniform values before barriers: emitRegion makes them once per block where
   // the value can be computed before the region's thread loop (thread 0's element).
   SmallPtrSet<StoreInst *, 16> UniformSaves;
@@ -231,6 +235,18 @@ public:
   unsigned IntervalNoWrap = 0; // subtractions of an interval's bound marked nuw in it
   unsigned InterleavedParts = 0; // split parts' x loops hinted to interleave more
   unsigned PerWarpExits = 0; // parts of split thread loops storing their exit once per warp
+  unsigned OneRowRegions = 0;    // split regions with a copy for a range of one row
+  unsigned DirectExits = 0;      // regions that branch to the next one, not to the dispatch
+  SmallVector<BasicBlock *, 32> OneRowBlocks; // their blocks, moved to the entry's end
+  // Without warp rounds: each region's first block (made when first branched to), and the
+  // end of the block's run of regions; regions left one way only branch there directly.
+  SmallVector<BasicBlock *, 8> RegionEntries;
+  BasicBlock *BlockDone = nullptr;
+  BasicBlock *regionEntry(Function *E, unsigned R) {
+    if (!RegionEntries[R])
+      RegionEntries[R] = BasicBlock::Create(E->getContext(), "kp.region" + Twine(R), E);
+    return RegionEntries[R];
+  }
   WarpShufflePaths ShufflePaths; // how the shuffles read the other lanes (remark)
   WarpLoopUnrolling WarpLoops;   // loops of warp collectives unrolled before the split (remark)
   /// In warp rounds, the end of a round (every warp has run on to a block barrier or the end).
@@ -1047,6 +1063,35 @@ nestedIndexRange(const IndexRange &First, const Argument *Idx, ArrayRef<BasicBlo
   return N;
 }
 
+/// Whether the blocks of Region reachable from Root (a region's, not going on past its
+/// exits, the blocks IsExit picks) hold a cycle: a loop of the thread's own. A region with
+/// one does enough work per thread that its once-a-round setup matters little, and a second
+/// copy of it is only more code (tried: the histogram's rounds, 0.8% more instructions).
+static bool hasCycle(BasicBlock *Root, const SmallPtrSetImpl<BasicBlock *> &Region,
+                     function_ref<bool(BasicBlock *)> IsExit) {
+  DenseMap<BasicBlock *, bool> OnPath; // visited: false once finished
+  SmallVector<std::pair<BasicBlock *, unsigned>, 16> Stack{{Root, 0}};
+  OnPath[Root] = true;
+  while (!Stack.empty()) {
+    auto &[BB, Next] = Stack.back();
+    Instruction *T = BB->getTerminator();
+    if (Next == (IsExit(BB) ? 0 : T->getNumSuccessors())) {
+      OnPath[BB] = false;
+      Stack.pop_back();
+      continue;
+    }
+    BasicBlock *Succ = T->getSuccessor(Next++);
+    if (!Region.contains(Succ))
+      continue;
+    auto [It, New] = OnPath.try_emplace(Succ, true);
+    if (!New && It->second)
+      return true;
+    if (New)
+      Stack.push_back({Succ, 0});
+  }
+  return false;
+}
+
 /// A warp's first lane's (x, y, z) in the block.
 struct WarpStart {
   Value *X, *Y, *Z;
@@ -1285,6 +1330,13 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
       B.CreateStore(ConstantInt::get(I32, *Exits.begin()), B.CreateInBoundsGEP(I32, Next, First));
     });
     ++OnceExits;
+  } else if (ExitOnce && !WarpMode) {
+    // Straight on to the one region every thread leaves for (or the block's end): the
+    // dispatch would only read it back from thread 0's entry of Next and switch on it.
+    unsigned To = *Exits.begin();
+    After = To < Roots.size() ? regionEntry(E, To) : BlockDone;
+    ++OnceExits;
+    ++DirectExits;
   } else if (ExitOnce) {
     Value *Slot = Warp ? B.CreateInBoundsGEP(I32, Next, Warp->FirstLinear) : Next;
     B.CreateStore(ConstantInt::get(I32, *Exits.begin()), Slot);
@@ -1424,6 +1476,8 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     return L;
   };
   bool RowIsBlock = readsOnlyThreadX(F, Idx); // interleave the parts' loops more
+  // Count: the remark's counts, taken in one copy of the rows' code only (see OneRow).
+  bool Count = true;
   auto Close = [&](Level &L, bool ThreadLoop) {
     // At most 1024 threads: wraps neither way.
     L.Counter->addIncoming(B.CreateAdd(L.Counter, B.getInt32(1), "", true, true),
@@ -1433,18 +1487,18 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
       markThreadLoop(Back);
       if (RowIsBlock) {
         hintSplitPartInterleave(Back); // ThreadRangeSplit.h
-        ++InterleavedParts;
+        InterleavedParts += Count;
       }
     }
     B.SetInsertPoint(L.Exit);
   };
-  Level Z = Open(Fr.Begin[2], Fr.End[2], SlotTid + 2, "z");
-  Level Y = Open(Fr.Begin[1], Fr.End[1], SlotTid + 1, "y");
+  // One row's parts at B, the row's y and z counters YC and ZC.
+  auto EmitRow = [&](Value *YC, Value *ZC) -> bool {
   DenseMap<Value *, Value *> RowMap(Pre);
   auto [Lo, Hi] = emitIndexRange(*Split, B, Fr.Begin[0], Fr.End[0], [&](Value *V) {
     return emitRowValue(V, B, RowMap, VMap, Blocks);
   });
-  Value *YZ = B.CreateAdd(Y.Counter, B.CreateMul(Fr.Ntid[1], Z.Counter));
+  Value *YZ = B.CreateAdd(YC, B.CreateMul(Fr.Ntid[1], ZC));
   Constant *In = ConstantInt::getBool(C, Split->Want), *Out = ConstantInt::getBool(C, !Split->Want);
   DenseMap<Value *, Value *> Inside, Outside{{Split->Cond, Out}};
   for (const IndexLeaf &Lf : Split->XLeaves)
@@ -1478,8 +1532,8 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     Parts.push_back({Lo, Lo2, &OutInside, hasLowerBound(*Nested)});
     Parts.push_back({Lo2, Hi2, &InInside, true});
     Parts.push_back({Hi2, Hi, &OutInside, hasUpperBound(*Nested)});
-    ++NestedSplits;
-    if (const DebugLoc &DL = Nested->Branch->getDebugLoc())
+    NestedSplits += Count;
+    if (const DebugLoc &DL = Nested->Branch->getDebugLoc(); DL && Count)
       SplitLines.push_back(DL.getLine());
   } else {
     Parts.push_back({Lo, Hi, &Inside, true});
@@ -1506,13 +1560,15 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     B.CreateStore(B.CreateAdd(X.Counter, B.CreateMul(Fr.Ntid[0], YZ)),
                   B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotLinear));
     BasicBlock *Latch = BasicBlock::Create(C, "kp.latch" + Twine(R), E);
-    if (!EmitThread(X.Counter, Y.Counter, Z.Counter, Latch, *P.Fixed))
+    if (!EmitThread(X.Counter, YC, ZC, Latch, *P.Fixed))
       return false;
     ExitPerWarp = false;
     // x - Bound that cannot wrap (ThreadRangeSplit.h): inside the interval, or above it.
-    if (bool Above = &P == &Parts.back(); P.Fixed != &Outside || Above)
-      IntervalNoWrap += markIntervalNoWrap(*Split, Above, Order, Idx,
-                                           [&](Value *V) { return cloneInThisPart(VMap, V); });
+    if (bool Above = &P == &Parts.back(); P.Fixed != &Outside || Above) {
+      unsigned N = markIntervalNoWrap(*Split, Above, Order, Idx,
+                                      [&](Value *V) { return cloneInThisPart(VMap, V); });
+      IntervalNoWrap += Count ? N : 0;
+    }
     B.SetInsertPoint(Latch);
     Close(X, true);
     if (PartExit) {
@@ -1520,9 +1576,43 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
       ++PerWarpExits;
     }
   }
+  return true;
+  };
+  // A range of one row (the usual 1D block), decided once per launch (OneRow): the parts
+  // also without the loops over y and z around them, whose once-a-round bounds, trip counts
+  // and pointers LLVM would otherwise hoist out of those loops and keep (spilled) across
+  // them. The same threads in the same order: the loops it leaves out run once.
+  BasicBlock *RowBB = nullptr;
+  if (OneRow && !Warp &&
+      !hasCycle(Roots[R], Blocks, [&](BasicBlock *BB) { return BarrierIdx.count(BB) != 0; })) {
+    RowBB = BasicBlock::Create(C, "kp.onerow", E);
+    BasicBlock *RowsBB = BasicBlock::Create(C, "kp.rows", E);
+    B.CreateCondBr(OneRow, RowBB, RowsBB);
+    B.SetInsertPoint(RowsBB);
+  }
+  Level Z = Open(Fr.Begin[2], Fr.End[2], SlotTid + 2, "z");
+  Level Y = Open(Fr.Begin[1], Fr.End[1], SlotTid + 1, "y");
+  if (!EmitRow(Y.Counter, Z.Counter))
+    return false;
   Close(Y, false);
   Close(Z, false);
   B.CreateBr(After);
+  if (!RowBB)
+    return true;
+  // Its blocks go to the end of the entry (emit): the general copy reads as before.
+  BasicBlock *Last = &E->back();
+  B.SetInsertPoint(RowBB);
+  B.CreateStore(Fr.Begin[2], B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotTid + 2));
+  B.CreateStore(Fr.Begin[1], B.CreateConstInBoundsGEP2_32(IdxTy, Fr.Idx, 0, SlotTid + 1));
+  Count = false;
+  if (!EmitRow(Fr.Begin[1], Fr.Begin[2]))
+    return false;
+  Count = true;
+  B.CreateBr(After);
+  OneRowBlocks.push_back(RowBB);
+  for (BasicBlock *BB = Last->getNextNode(); BB; BB = BB->getNextNode())
+    OneRowBlocks.push_back(BB);
+  ++OneRowRegions;
   return true;
   };
   return EmitVariant(DenseMap<Value *, Value *>(), 0);
@@ -1535,6 +1625,10 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
   Function *E = Fr.F;
   Threads = B.CreateZExt(B.CreateMul(Fr.Ntid[0], B.CreateMul(Fr.Ntid[1], Fr.Ntid[2])),
                          B.getInt64Ty(), "kp.threads");
+  if (readsOnlyThreadX(F, Idx)) // once per launch: the runtime's range is the same for each block
+    OneRow = B.CreateAnd(
+        B.CreateICmpEQ(B.CreateAdd(Fr.Begin[1], B.getInt32(1)), Fr.End[1]),
+        B.CreateICmpEQ(B.CreateAdd(Fr.Begin[2], B.getInt32(1)), Fr.End[2]), "kp.one.row");
   DenseMap<AllocaInst *, AllocaInst *> Home;
   const DataLayout &DL = F.getDataLayout();
   for (Storage &S : Storages) {
@@ -1639,7 +1733,9 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
     B.CreateCondBr(B.CreateICmpEQ(Block, B.getInt32(WaitBit | Roots.size())), Done, Round);
     Leave = WarpDone;
   } else {
-    B.CreateBr(Dispatch);
+    RegionEntries.assign(Roots.size(), nullptr);
+    BlockDone = Done;
+    B.CreateBr(regionEntry(E, 0)); // region 0: the dispatch would read the 0 just stored
   }
   B.SetInsertPoint(Done);
   closeBlockRunLoop(B, Run);
@@ -1647,7 +1743,9 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
   B.SetInsertPoint(Dispatch);
   SwitchInst *Switch = B.CreateSwitch(B.CreateLoad(B.getInt32Ty(), Where), Leave, Roots.size());
   for (unsigned R = 0; R < Roots.size(); ++R) {
-    BasicBlock *Pre = BasicBlock::Create(C, "kp.region" + Twine(R), E);
+    BasicBlock *Pre = WarpMode ? BasicBlock::Create(C, "kp.region" + Twine(R), E)
+                               : regionEntry(E, R);
+    Pre->moveAfter(&E->back()); // in order, whether or not a region branched to it before
     B.SetInsertPoint(Pre);
     bool Ok;
     if (WholeBlock[R] && WarpMode) {
@@ -1662,6 +1760,8 @@ Function *Fission::emit(Function *Body, const std::string &Name) {
       return nullptr;
     }
   }
+  for (BasicBlock *BB : OneRowBlocks)
+    BB->moveAfter(&E->back());
   return E;
 }
 
@@ -1735,6 +1835,11 @@ FissionResult buildBarrierBlockEntry(CpuBlockEntryBuilder &Builder, Function *Bo
               " parts of split thread loops interleaved " +
               std::to_string(SplitPartInterleave) +
               "x (the kernel reads no threadIdx.y or .z: a row is the whole block)");
+    countPart(Split.OneRowRegions,
+              " split thread loops also built without the loops over y and z, for blocks "
+              "of one row");
+    countPart(Split.DirectExits,
+              " regions branch straight to the next, not through the dispatch");
     for (const std::string &P : Parts)
       Res.RegionLoops += (Res.RegionLoops.empty() ? "" : "; ") + P;
   }

@@ -30,6 +30,8 @@ __attribute__((kernel)) void plain(float *x) { x[threadIdx.x] *= 2; }
 // YAML-NEXT: Pass: kernplug
 // YAML-NEXT: Name: CpuEntry
 // YAML-NEXT: Function: plain
+// YAML:      Name: BarrierSplitLoops
+// YAML-NEXT: Function: split
 // YAML:      --- !Passed
 // YAML-NEXT: Pass: kernplug
 // YAML-NEXT: Name: BarrierSplit
