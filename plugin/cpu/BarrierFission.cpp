@@ -1573,7 +1573,7 @@ bool Fission::emitRegion(unsigned R, const BlockEntryFrame &Fr, IRBuilder<> &B,
     Close(X, true);
     if (PartExit) {
       storeExitPerWarp(B, *PartExit, P.From, P.To, Fr, YZ, Next);
-      ++PerWarpExits;
+      PerWarpExits += Count; // not again for the one-row copy
     }
   }
   return true;
