@@ -1013,6 +1013,20 @@ static Value *emitRowValue(Value *V, IRBuilder<> &B, DenseMap<Value *, Value *> 
   return C;
 }
 
+/// Queues BB's successors in InOrder not yet Reached, only the taken one where Known decides
+/// BB's branch (the walks over what a part of a split loop can reach).
+static void pushTakenSuccessors(BasicBlock *BB, const SmallPtrSetImpl<BasicBlock *> &InOrder,
+                                function_ref<ConstantInt *(Value *)> Known,
+                                SmallPtrSetImpl<BasicBlock *> &Reached,
+                                SmallVectorImpl<BasicBlock *> &Work) {
+  auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+  ConstantInt *K = Br && Br->isConditional() ? Known(Br->getCondition()) : nullptr;
+  for (BasicBlock *Succ : successors(BB))
+    if (InOrder.contains(Succ) && (!K || Succ == Br->getSuccessor(K->isZero() ? 1 : 0)) &&
+        Reached.insert(Succ).second)
+      Work.push_back(Succ);
+}
+
 /// Inside the interval of First (a region's x loop split at First's branch, Inside the
 /// values fixed there), a second branch on threadIdx.x holding on one interval (the
 /// hotspot's `tx < 15 - step` after its `inside && tx > step`): the first of Order's
@@ -1034,12 +1048,7 @@ nestedIndexRange(const IndexRange &First, const Argument *Idx, ArrayRef<BasicBlo
   };
   while (!Work.empty()) {
     BasicBlock *BB = Work.pop_back_val();
-    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
-    ConstantInt *K = Br && Br->isConditional() ? Known(Br->getCondition()) : nullptr;
-    for (BasicBlock *Succ : successors(BB))
-      if (InOrder.contains(Succ) && (!K || Succ == Br->getSuccessor(K->isZero() ? 1 : 0)) &&
-          Reached.insert(Succ).second)
-        Work.push_back(Succ);
+    pushTakenSuccessors(BB, InOrder, Known, Reached, Work);
   }
   SmallVector<BasicBlock *, 16> Cands;
   for (BasicBlock *BB : Order) {
@@ -1167,12 +1176,7 @@ onlyExitOfPart(ArrayRef<BasicBlock *> Order, function_ref<ConstantInt *(Value *)
       }
     if (Left)
       continue;
-    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
-    ConstantInt *K = Br && Br->isConditional() ? Known(Br->getCondition()) : nullptr;
-    for (BasicBlock *Succ : successors(BB))
-      if (InOrder.contains(Succ) && (!K || Succ == Br->getSuccessor(K->isZero() ? 1 : 0)) &&
-          Reached.insert(Succ).second)
-        Work.push_back(Succ);
+    pushTakenSuccessors(BB, InOrder, Known, Reached, Work);
   }
   return Only;
 }
