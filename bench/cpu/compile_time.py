@@ -200,6 +200,14 @@ SHAPE_NAMES = ["scale_exp (element-wise, expf)", "saxpy_gs (grid-stride)",
 assert len(SHAPE_NAMES) == len(TEMPLATES)
 
 
+def write_shape(work, n, shape):
+    """The file of n kernels of one shape in work, and its object's path."""
+    src = os.path.join(work, f"shape_{shape}.c")
+    with open(src, "w") as f:
+        f.write(source(n, shape=shape))
+    return src, os.path.join(work, f"shape_{shape}.o")
+
+
 def source(n, cuda=False, shape=None):
     """The C file with n kernels, or (cuda) the same kernels as a .cu file; shape: only the
     kernels of TEMPLATES[shape]."""
@@ -315,10 +323,7 @@ def shapes_table(args, base, plugins, work):
         print("| shape | " + " | ".join(c[0] for c in configs[1:]) + " |")
         print("|---|" + "---:|" * (len(configs) - 1))
         for shape, name in enumerate(SHAPE_NAMES):
-            src = os.path.join(work, f"shape_{shape}.c")
-            with open(src, "w") as f:
-                f.write(source(n, shape=shape))
-            obj = os.path.join(work, f"shape_{shape}.o")
+            src, obj = write_shape(work, n, shape)
             counts = [instructions_m(cmd + [src, "-o", obj]) for _, cmd in configs]
             print(f"| {name} | " + " | ".join(f"{(c - counts[0]) / n:.1f}" for c in counts[1:])
                   + " |", flush=True)
@@ -328,10 +333,7 @@ def shapes_table(args, base, plugins, work):
     print("| shape | " + " | ".join(c[0] for c in configs[1:]) + " |")
     print("|---|" + "---:|" * (len(configs) - 1))
     for shape, name in enumerate(SHAPE_NAMES):
-        src = os.path.join(work, f"shape_{shape}.c")
-        with open(src, "w") as f:
-            f.write(source(n, shape=shape))
-        obj = os.path.join(work, f"shape_{shape}.o")
+        src, obj = write_shape(work, n, shape)
         for _, cmd in configs:  # correctness first
             subprocess.run(cmd + [src, "-o", obj], check=True, capture_output=True)
         times = {c[0]: [] for c in configs}
